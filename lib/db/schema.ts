@@ -1,0 +1,131 @@
+import { sql } from "drizzle-orm";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () => integer("created_at").notNull();
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  createdAt: createdAt(),
+});
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agent: text("agent").notNull(),
+    name: text("name").notNull(),
+    /** Session-scoped keys only; app:/user: keys live in their own tables. */
+    state: text("state").notNull().default("{}"),
+    initialState: text("initial_state").notNull().default("{}"),
+    lastSeq: integer("last_seq").notNull().default(0),
+    forkedFromSessionId: text("forked_from_session_id"),
+    forkedBeforeInvocationId: text("forked_before_invocation_id"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("sessions_user_updated").on(t.userId, t.updatedAt), index("sessions_forked_from").on(t.forkedFromSessionId)],
+);
+
+export const events = sqliteTable(
+  "events",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    /** The session's total order, assigned by the store; never the timestamp. */
+    seq: integer("seq").notNull(),
+    id: text("id").notNull(),
+    invocationId: text("invocation_id").notNull(),
+    author: text("author").notNull(),
+    timestamp: real("timestamp").notNull(),
+    /** The whole ADK event, snake_case JSON. */
+    data: text("data").notNull(),
+    /** Session-scoped part of actions.state_delta, so state replays read no event blobs. */
+    stateDelta: text("state_delta"),
+    artifactDelta: text("artifact_delta"),
+    /** For rewind markers: where the backward effective-history walk continues. */
+    markerParent: integer("marker_parent"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.seq] }),
+    index("events_session_invocation").on(t.sessionId, t.invocationId, t.seq),
+    index("events_markers").on(t.sessionId, t.seq, t.markerParent).where(sql`marker_parent IS NOT NULL`),
+    index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
+  ],
+);
+
+/** Session state after event `seq`, every CHECKPOINT_EVERY events, so rewinds replay a bounded tail. */
+export const stateCheckpoints = sqliteTable(
+  "state_checkpoints",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    state: text("state").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.seq] })],
+);
+
+export const appState = sqliteTable(
+  "app_state",
+  { agent: text("agent").notNull(), key: text("key").notNull(), value: text("value").notNull() },
+  (t) => [primaryKey({ columns: [t.agent, t.key] })],
+);
+
+export const userState = sqliteTable(
+  "user_state",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agent: text("agent").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.agent, t.key] })],
+);
+
+export const artifacts = sqliteTable(
+  "artifacts",
+  {
+    /** The session id, or `user/<user id>/<agent>` for `user:` files. */
+    scope: text("scope").notNull(),
+    filename: text("filename").notNull(),
+    version: integer("version").notNull(),
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    data: blob("data", { mode: "buffer" }).notNull(),
+    /** A version that removes the file: listings skip it and loading it is "not found". */
+    tombstone: integer("tombstone", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
+);
+
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    invocationId: text("invocation_id").notNull(),
+    /** Seq of the invocation's first event: places the task in the session's order. */
+    position: integer("position").notNull(),
+    data: text("data").notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("tasks_session_invocation").on(t.sessionId, t.invocationId),
+    index("tasks_session_position").on(t.sessionId, t.position),
+  ],
+);

@@ -1,0 +1,53 @@
+/** Errors that carry their HTTP status and machine code (SPEC §4 envelope). */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = "Not found") {
+    super(404, "not_found", message);
+  }
+}
+
+export class AuthError extends AppError {
+  constructor(message = "Not authenticated") {
+    super(401, "unauthorized", message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string) {
+    super(400, "invalid_request", message);
+  }
+}
+
+export class InvocationNotFoundError extends AppError {
+  constructor(invocationId: string) {
+    super(400, "invocation_not_found", `Invocation ID not found: ${invocationId}`);
+  }
+}
+
+export class SessionBusyError extends AppError {
+  constructor() {
+    super(409, "session_busy", "A turn is running in this session; wait for it to finish or stop it.");
+  }
+}
+
+export class InvalidReferenceError extends AppError {
+  constructor(message: string) {
+    super(422, "invalid_reference", message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor() {
+    super(413, "payload_too_large", "Request body is larger than 10 MiB");
+  }
+}

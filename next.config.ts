@@ -1,0 +1,12 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Separate build dirs let several dev servers share one checkout (tests, benches).
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  serverExternalPackages: ["better-sqlite3"],
+  experimental: {
+    serverActions: { bodySizeLimit: "10mb" },
+  },
+};
+
+export default nextConfig;
