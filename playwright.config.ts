@@ -1,0 +1,49 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const FAKE_OPENAI_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: [
+    {
+      command: `node e2e/support/fake-openai.mjs`,
+      url: `http://127.0.0.1:${FAKE_OPENAI_PORT}/health`,
+      env: { FAKE_OPENAI_PORT: String(FAKE_OPENAI_PORT) },
+      reuseExistingServer: false,
+    },
+    {
+      // The production build, on a throwaway database, as a user would run it.
+      command: `rm -rf .e2e-data && npm run build && npx next start -p ${PORT} -H 127.0.0.1`,
+      url: `${baseURL}/`,
+      timeout: 300_000,
+      env: {
+        NEXT_DIST_DIR: ".next-e2e",
+        DATABASE_PATH: ".e2e-data/retrace.db",
+        DEMO_WORD_DELAY_MS: "20",
+        OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
+        OPENAI_API_KEY: "test-key",
+        OPENAI_MODEL: "fake-model",
+      },
+      reuseExistingServer: false,
+      stdout: "pipe",
+    },
+  ],
+});
