@@ -1,0 +1,45 @@
+import { expect, test } from "./support/fixtures";
+
+test.describe("Fork chat from here", () => {
+  test("opens the fork with the earlier conversation, state and lineage; the source is unchanged", async ({ chat, page }) => {
+    await chat.open();
+    await chat.sendMessage("set color to red");
+    await chat.sendMessage("set color to blue");
+    await chat.sendMessage("recap");
+    const sourceId = chat.sessionId();
+    const sourceName = await page.getByRole("heading", { level: 1 }).textContent();
+
+    await chat.messageAction("set color to blue", "Fork chat from here");
+    await expect(page).not.toHaveURL(new RegExp(sourceId));
+    await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}/);
+    await chat.expectUserMessages(["set color to red"]);
+    await expect(chat.composer).toHaveValue("set color to blue");
+    await expect(await chat.stateValue("color")).toContainText("red");
+    await expect(chat.sidebarChat(/^Fork of/)).toBeVisible();
+    const banner = page.getByRole("link", { name: new RegExp(`Forked from`) });
+    await expect(banner).toBeVisible();
+
+    await chat.composer.fill("");
+    await chat.sendMessage("recap");
+    await expect(chat.agentMessages().last()).toContainText("set color to red");
+    await expect(chat.agentMessages().last()).not.toContainText("set color to blue");
+
+    await banner.click();
+    await expect(page).toHaveURL(new RegExp(sourceId));
+    await chat.expectUserMessages(["set color to red", "set color to blue", "recap"]);
+    await expect(await chat.stateValue("color")).toContainText("blue");
+    expect(sourceName).toBeTruthy();
+  });
+
+  test("Duplicate from the sidebar copies the whole chat", async ({ chat, page }) => {
+    await chat.open();
+    await chat.sendMessage("set color to teal");
+    await chat.sendMessage("hello again");
+    await chat.sidebarChat(/set color to teal/).hover();
+    await page.getByRole("button", { name: "Chat actions" }).first().click();
+    await page.getByRole("menuitem", { name: "Duplicate" }).click();
+    await expect(chat.sidebarChat(/^Fork of/)).toBeVisible();
+    await chat.expectUserMessages(["set color to teal", "hello again"]);
+    await expect(await chat.stateValue("color")).toContainText("teal");
+  });
+});

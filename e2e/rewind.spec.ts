@@ -1,0 +1,87 @@
+import { expect, test } from "./support/fixtures";
+
+test.describe("Rewind to here", () => {
+  test.beforeEach(async ({ chat }) => {
+    await chat.open();
+    await chat.sendMessage("set color to red");
+    await chat.sendMessage("set color to blue");
+    await chat.sendMessage("save file notes.txt with content late file");
+    await expect(await chat.stateValue("color")).toContainText("blue");
+  });
+
+  test("truncates the list, restores state and files, fills the composer, survives reload, undoes", async ({ chat, page }) => {
+    await chat.messageAction("set color to blue", "Rewind to here");
+    await chat.expectUserMessages(["set color to red"]);
+    await expect(await chat.stateValue("color")).toContainText("red");
+    await expect(chat.statePanel.getByText("notes.txt")).toHaveCount(0);
+    await expect(chat.composer).toHaveValue("set color to blue");
+    const toast = chat.toast(/Rewound 2 turns/);
+    await expect(toast).toBeVisible();
+
+    await page.reload();
+    await chat.expectUserMessages(["set color to red"]);
+    await expect(await chat.stateValue("color")).toContainText("red");
+
+    await chat.messageAction("set color to red", "Rewind to here");
+    await chat.toast(/Rewound 1 turn/).getByRole("button", { name: "Undo" }).click();
+    await chat.expectUserMessages(["set color to red"]);
+    await expect(await chat.stateValue("color")).toContainText("red");
+  });
+
+  test("Undo brings the turns, state and files back", async ({ chat }) => {
+    await chat.messageAction("set color to blue", "Rewind to here");
+    await chat.expectUserMessages(["set color to red"]);
+    await chat.toast(/Rewound 2 turns/).getByRole("button", { name: "Undo" }).click();
+    await chat.expectUserMessages(["set color to red", "set color to blue", "save file notes.txt"]);
+    await expect(await chat.stateValue("color")).toContainText("blue");
+    await expect(chat.statePanel.getByText("notes.txt")).toBeVisible();
+  });
+
+  test("recap after a rewind lists only the surviving user messages", async ({ chat }) => {
+    await chat.messageAction("set color to blue", "Rewind to here");
+    await chat.composer.fill("");
+    await chat.sendMessage("recap");
+    const recap = chat.agentMessages().last();
+    await expect(recap).toContainText("set color to red");
+    await expect(recap).not.toContainText("set color to blue");
+    await expect(recap).not.toContainText("notes.txt");
+  });
+
+  test("Show rewound turns reveals hidden turns greyed, with a divider", async ({ chat, page }) => {
+    await chat.messageAction("set color to blue", "Rewind to here");
+    await chat.expectUserMessages(["set color to red"]);
+    await page.getByRole("switch", { name: "Show rewound turns" }).click();
+    await expect(page.getByTestId("rewound-turn").first()).toBeVisible();
+    await expect(page.getByTestId("rewind-divider")).toHaveCount(1);
+    await expect(page.getByTestId("rewound-turn").filter({ hasText: "set color to blue" })).toBeVisible();
+  });
+
+  test("Edit & resend replaces the turn with the edited text", async ({ chat, page }) => {
+    await chat.messageAction("set color to blue", "Edit & resend");
+    const editor = page.getByRole("textbox", { name: "Edit message" });
+    await editor.fill("set color to green");
+    await page.getByRole("button", { name: "Send edit" }).click();
+    await chat.waitForTurnEnd();
+    await chat.expectUserMessages(["set color to red", "set color to green"]);
+    await expect(await chat.stateValue("color")).toContainText("green");
+  });
+
+  test("Regenerate re-runs the last turn", async ({ chat, page }) => {
+    const last = chat.agentMessages().last();
+    await last.hover();
+    await last.getByRole("button", { name: "Message actions" }).click();
+    await page.getByRole("menuitem", { name: "Regenerate" }).click();
+    await chat.waitForTurnEnd();
+    await chat.expectUserMessages(["set color to red", "set color to blue", "save file notes.txt"]);
+    await expect(chat.statePanel.getByText("notes.txt")).toBeVisible();
+  });
+
+  test("message menus are disabled while a turn streams", async ({ chat, page }) => {
+    await chat.composer.fill("tell me something long");
+    await chat.send.click();
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await expect(chat.userMessages().first().getByRole("button", { name: "Message actions" })).toBeDisabled();
+    await chat.waitForTurnEnd();
+    await expect(chat.userMessages().first().getByRole("button", { name: "Message actions" })).toBeEnabled();
+  });
+});

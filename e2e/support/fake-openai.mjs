@@ -1,0 +1,96 @@
+// A small OpenAI-compatible Chat Completions server for tests: deterministic replies, tool calls,
+// failures on demand, and a record of every request it received (GET /__requests).
+import { createServer } from "node:http";
+
+const port = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
+const requests = [];
+
+const lastUserText = (messages) => {
+  const user = [...messages].reverse().find((m) => m.role === "user");
+  if (!user) return "";
+  return typeof user.content === "string" ? user.content : user.content.map((p) => p.text ?? "").join("");
+};
+
+/** Decides the model's answer from the conversation it was sent. */
+function reply(messages) {
+  const last = messages.at(-1);
+  if (last?.role === "tool") return { text: `Done: ${last.content}` };
+  const text = lastUserText(messages);
+  const remember = text.match(/remember (\S+) is (.+)/i);
+  if (remember) {
+    return { toolCall: { name: "update_state", args: { key: remember[1], value: remember[2].trim() } } };
+  }
+  if (/fail 401/i.test(text)) return { status: 401, error: "Incorrect API key provided" };
+  if (/fail 429/i.test(text)) return { status: 429, error: "Rate limit reached" };
+  if (/malformed/i.test(text)) return { malformed: true };
+  if (/slow/i.test(text)) return { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(" "), delay: 100 };
+  const users = messages.filter((m) => m.role === "user").length;
+  return { text: `You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"})` };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function chunk(id, delta, finish = null) {
+  return `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+
+async function completions(req, res, body) {
+  const answer = reply(body.messages ?? []);
+  if (answer.status) {
+    res.writeHead(answer.status, { "content-type": "application/json" });
+    return res.end(JSON.stringify({ error: { message: answer.error, type: "invalid_request_error" } }));
+  }
+  const id = `chatcmpl-${requests.length}`;
+  if (!body.stream) {
+    const message = answer.toolCall
+      ? { role: "assistant", content: null, tool_calls: [{ id: `call_${requests.length}`, type: "function", function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args) } }] }
+      : { role: "assistant", content: answer.text };
+    res.writeHead(200, { "content-type": "application/json" });
+    return res.end(JSON.stringify({ id, object: "chat.completion", created: 1, model: "fake-model", choices: [{ index: 0, message, finish_reason: answer.toolCall ? "tool_calls" : "stop" }] }));
+  }
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  let closed = false;
+  req.on("close", () => (closed = true));
+  if (answer.malformed) {
+    res.write(chunk(id, { role: "assistant", content: "Partial " }));
+    res.write("data: {this is not json\n\n");
+    return res.end();
+  }
+  res.write(chunk(id, { role: "assistant", content: "" }));
+  if (answer.toolCall) {
+    res.write(chunk(id, { tool_calls: [{ index: 0, id: `call_${requests.length}`, type: "function", function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args) } }] }));
+    res.write(chunk(id, {}, "tool_calls"));
+  } else {
+    for (const word of answer.text.split(/(?<= )/)) {
+      if (closed) return;
+      res.write(chunk(id, { content: word }));
+      await sleep(answer.delay ?? 5);
+    }
+    res.write(chunk(id, {}, "stop"));
+  }
+  res.write("data: [DONE]\n\n");
+  res.end();
+}
+
+createServer((req, res) => {
+  let raw = "";
+  req.on("data", (c) => (raw += c));
+  req.on("end", () => {
+    if (req.url === "/health") return res.end("ok");
+    if (req.url === "/__requests") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(requests));
+    }
+    if (req.url === "/__reset" && req.method === "POST") {
+      requests.length = 0;
+      return res.end("ok");
+    }
+    if (req.url?.endsWith("/chat/completions") && req.method === "POST") {
+      const body = JSON.parse(raw || "{}");
+      requests.push({ headers: { authorization: req.headers.authorization ?? null }, body });
+      return void completions(req, res, body);
+    }
+    res.writeHead(404);
+    res.end();
+  });
+}).listen(port, "127.0.0.1", () => console.log(`fake OpenAI on ${port}`));
