@@ -4,9 +4,12 @@ import { deleteSession, getSession, listEvents, renameSession } from "@/lib/db/q
 
 type Params = { id: string };
 
-export const GET = handler<Params>(({ userId, params }) => ({
-  data: { session: getSession(userId, params.id), events: listEvents(userId, params.id) },
-}));
+/** `?include_events=false` skips the raw log, for clients that only need the session and its state. */
+export const GET = handler<Params>(({ request, userId, params }) => {
+  const session = getSession(userId, params.id);
+  if (new URL(request.url).searchParams.get("include_events") === "false") return { data: { session } };
+  return { data: { session, events: listEvents(userId, params.id) } };
+});
 
 export const PATCH = handler<Params>(async ({ request, userId, params }) => {
   const { name } = await readInput(request, renameSessionInput);
