@@ -1,0 +1,60 @@
+import type { ModelMessage } from "ai";
+import type { AdkEvent, Json } from "@/lib/session/types";
+
+/**
+ * The model's view of a conversation, built from effective-history events only: user text,
+ * assistant text and tool calls, and tool results, in order.
+ */
+export function toModelMessages(events: readonly AdkEvent[]): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  const callIds = new Map<string, string[]>();
+  let counter = 0;
+
+  for (const event of events) {
+    const parts = event.content?.parts ?? [];
+    if (event.author === "user") {
+      const text = parts.map((p) => p.text ?? "").join("");
+      if (text) messages.push({ role: "user", content: text });
+      continue;
+    }
+    for (const part of parts) {
+      if (part.text) {
+        messages.push({ role: "assistant", content: [{ type: "text", text: part.text }] });
+      } else if (part.function_call) {
+        const id = part.function_call.id ?? `call_${counter++}`;
+        const pending = callIds.get(part.function_call.name) ?? [];
+        callIds.set(part.function_call.name, [...pending, id]);
+        messages.push({
+          role: "assistant",
+          content: [{ type: "tool-call", toolCallId: id, toolName: part.function_call.name, input: part.function_call.args ?? {} }],
+        });
+      } else if (part.function_response) {
+        const { name, response } = part.function_response;
+        const pending = callIds.get(name) ?? [];
+        const id = part.function_response.id ?? pending[0] ?? `call_${counter++}`;
+        callIds.set(name, pending.filter((p) => p !== id));
+        messages.push({
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: id, toolName: name, output: { type: "json", value: (response ?? {}) as Json } }],
+        });
+      }
+    }
+  }
+  return mergeAssistantTurns(messages);
+}
+
+/** Adjacent assistant messages become one, as chat APIs expect text and tool calls together. */
+function mergeAssistantTurns(messages: ModelMessage[]): ModelMessage[] {
+  const merged: ModelMessage[] = [];
+  for (const message of messages) {
+    const previous = merged.at(-1);
+    if (previous?.role === "assistant" && message.role === "assistant" && Array.isArray(previous.content) && Array.isArray(message.content)) {
+      previous.content = [...previous.content, ...message.content];
+    } else if (previous?.role === "tool" && message.role === "tool") {
+      previous.content = [...previous.content, ...message.content];
+    } else {
+      merged.push(message);
+    }
+  }
+  return merged;
+}
