@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { toModelMessages } from "@/lib/agent/model-messages";
 import { modelAgentConfigs } from "@/lib/agent/model-config";
-import type { AdkEvent } from "@/lib/session/types";
+import type { AdkEvent, Part } from "@/lib/session/types";
 
-const ev = (author: string, parts: AdkEvent["content"] extends infer C ? NonNullable<C>["parts"] : never): AdkEvent => ({
+const ev = (author: string, parts: Part[]): AdkEvent => ({
   id: "x",
   invocation_id: "e-1",
   author,
@@ -40,8 +40,8 @@ describe("model messages from the effective history", () => {
 
 describe("model agent configuration", () => {
   it("adds `assistant` when OPENAI_BASE_URL is set, with the default model", () => {
-    expect(modelAgentConfigs({})).toEqual([]);
-    const [assistant] = modelAgentConfigs({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", OPENAI_API_KEY: "k" });
+    expect(modelAgentConfigs({} as NodeJS.ProcessEnv)).toEqual([]);
+    const [assistant] = modelAgentConfigs({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", OPENAI_API_KEY: "k" } as unknown as NodeJS.ProcessEnv);
     expect(assistant).toMatchObject({ name: "assistant", model: "gpt-4o-mini", apiKey: "k", baseURL: "http://127.0.0.1:1/v1" });
   });
 });

@@ -1,0 +1,171 @@
+import type {
+  AgentCard,
+  Message,
+  MessageSendParams,
+  Task,
+  TaskIdParams,
+  TaskQueryParams,
+  TaskStatusUpdateEvent,
+} from "@a2a-js/sdk";
+import { A2AError, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import { cancelTurn, startTurn, type TurnUpdate } from "@/lib/agent/runtime";
+import type { Agent } from "@/lib/agent/types";
+import { createSession, getSession, getTask, listTasks, rewindSession } from "@/lib/db/queries";
+import { AppError } from "@/lib/errors";
+import { joinHistories, messageText } from "./convert";
+
+type StreamResult = Task | TaskStatusUpdateEvent;
+
+export function agentCard(agent: Agent, url: string): AgentCard {
+  return {
+    protocolVersion: "0.3.0",
+    name: agent.name,
+    description: agent.description,
+    url,
+    version: "1.0.0",
+    preferredTransport: "JSONRPC",
+    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain", "application/json"],
+    skills: [
+      { id: "state", name: "Session state", description: "Set and read session state values.", tags: ["state"], examples: ["set color to red", "what is color?"] },
+      { id: "files", name: "Files", description: "Save and load versioned text files.", tags: ["artifacts"], examples: ["save file notes.txt with content hello", "load file notes.txt"] },
+      { id: "rewind", name: "Rewind", description: "Send metadata.kagent_rewind_before_invocation_id to rewind the session first.", tags: ["rewind"] },
+    ],
+  };
+}
+
+/** Store errors become JSON-RPC errors with our machine code kept in `data`. */
+function toA2AError(error: unknown): unknown {
+  if (error instanceof AppError) {
+    if (error.status === 404 && error.message.startsWith("Task")) return A2AError.taskNotFound(error.message);
+    return A2AError.invalidParams(error.message, { code: error.code });
+  }
+  return error;
+}
+
+function statusUpdate(task: Task, update: TurnUpdate): TaskStatusUpdateEvent {
+  const final = update.kind === "done";
+  const status = final ? update.task.status : { state: "working" as const, timestamp: new Date().toISOString(), message: update.kind === "task" ? undefined : update.message };
+  return { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final, metadata: task.metadata };
+}
+
+/** The A2A JSON-RPC methods for one agent and one authenticated user (SPEC §4.5). */
+export class RetraceRequestHandler implements A2ARequestHandler {
+  constructor(
+    private readonly agent: Agent,
+    private readonly userId: string,
+    private readonly url: string,
+  ) {}
+
+  async getAgentCard() {
+    return agentCard(this.agent, this.url);
+  }
+
+  async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
+    throw A2AError.authenticatedExtendedCardNotConfigured();
+  }
+
+  /** Validates and applies everything that must happen before the stream starts. */
+  private begin(params: MessageSendParams) {
+    const message: Message = params.message;
+    if (message.role !== "user") throw A2AError.invalidParams("Only user messages can be sent");
+    const text = messageText(message);
+    const rewindTo = message.metadata?.kagent_rewind_before_invocation_id;
+    if (rewindTo !== undefined && (typeof rewindTo !== "string" || !rewindTo)) {
+      throw A2AError.invalidParams("kagent_rewind_before_invocation_id must be a non-empty string");
+    }
+    try {
+      let sessionId = message.contextId;
+      if (sessionId) {
+        const session = getSession(this.userId, sessionId);
+        if (session.agent !== this.agent.name) throw A2AError.invalidParams(`Session ${sessionId} belongs to agent ${session.agent}`);
+      } else {
+        if (rewindTo) throw A2AError.invalidParams("A rewind needs the contextId of the session");
+        if (!text) throw A2AError.invalidParams("The message has no text");
+        const name = text.split("\n")[0].slice(0, 40).trim() + (text.length > 40 ? "…" : "");
+        sessionId = createSession(this.userId, { agent: this.agent.name, name }).id;
+      }
+      const marker = rewindTo ? rewindSession(this.userId, sessionId, rewindTo).event : null;
+      if (!text) {
+        if (!marker) throw A2AError.invalidParams("The message has no text");
+        return { rewound: this.effectiveTask(sessionId, marker.invocation_id, rewindTo as string) };
+      }
+      return { turn: startTurn({ userId: this.userId, sessionId, agent: this.agent, text }) };
+    } catch (error) {
+      throw toA2AError(error);
+    }
+  }
+
+  /** The answer to a rewind control message: one final task holding the effective history. */
+  private effectiveTask(sessionId: string, markerInvocationId: string, rewindTo: string): Task {
+    return {
+      kind: "task",
+      id: markerInvocationId,
+      contextId: sessionId,
+      status: { state: "completed", timestamp: new Date().toISOString() },
+      history: joinHistories(listTasks(this.userId, sessionId)),
+      metadata: { kagent_invocation_id: markerInvocationId, kagent_rewind_before_invocation_id: rewindTo },
+    };
+  }
+
+  async *sendMessageStream(params: MessageSendParams): AsyncGenerator<StreamResult> {
+    const started = this.begin(params);
+    if (started.rewound) {
+      yield started.rewound;
+      return;
+    }
+    let task: Task | undefined;
+    for await (const update of started.turn.updates) {
+      if (update.kind === "task") {
+        task = update.task;
+        yield task;
+      } else if (task) {
+        yield statusUpdate(task, update);
+      }
+    }
+  }
+
+  async sendMessage(params: MessageSendParams): Promise<Task> {
+    const started = this.begin(params);
+    if (started.rewound) return started.rewound;
+    return started.turn.done;
+  }
+
+  async getTask(params: TaskQueryParams): Promise<Task> {
+    try {
+      const task = getTask(this.userId, params.id);
+      const limit = params.historyLength;
+      return limit === undefined ? task : { ...task, history: limit > 0 ? task.history?.slice(-limit) : [] };
+    } catch (error) {
+      throw error instanceof AppError ? A2AError.taskNotFound(params.id) : error;
+    }
+  }
+
+  async cancelTask(params: TaskIdParams): Promise<Task> {
+    const task = await this.getTask({ id: params.id });
+    const final = await cancelTurn(task.id);
+    if (!final) throw A2AError.taskNotCancelable(params.id);
+    return final;
+  }
+
+  async setTaskPushNotificationConfig(): Promise<never> {
+    throw A2AError.pushNotificationNotSupported();
+  }
+
+  async getTaskPushNotificationConfig(): Promise<never> {
+    throw A2AError.pushNotificationNotSupported();
+  }
+
+  async listTaskPushNotificationConfigs(): Promise<never> {
+    throw A2AError.pushNotificationNotSupported();
+  }
+
+  async deleteTaskPushNotificationConfig(): Promise<never> {
+    throw A2AError.pushNotificationNotSupported();
+  }
+
+  async *resubscribe(params: TaskIdParams): AsyncGenerator<StreamResult> {
+    throw A2AError.unsupportedOperation(`tasks/resubscribe (task ${params.id})`);
+  }
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import type { Json } from "@/lib/session/types";
+import { executeTool, type ToolName } from "./tools";
+import type { Agent, AgentOutput, InvocationContext } from "./types";
+
+type Intent =
+  | { tool: ToolName; args: Record<string, Json>; reply: (response: Record<string, Json>) => string }
+  | { recap: true }
+  | { help: true };
+
+const parseValue = (raw: string): Json => {
+  try {
+    return JSON.parse(raw) as Json;
+  } catch {
+    return raw;
+  }
+};
+
+const code = (value: Json | undefined) => `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
+
+/** Understands a few plain-English commands, leniently (SPEC §6). */
+export function parseIntent(text: string): Intent {
+  const t = text.trim().replace(/\s+/g, " ");
+  let m = t.match(/^(?:please )?set (?:state )?(\S+?) (?:to|=) (.+?)[.!]?$/i);
+  if (m) {
+    const key = m[1];
+    return {
+      tool: "update_state",
+      args: { key, value: parseValue(m[2]) },
+      reply: (r) => `Done — **${key}** is now ${code(r.value)}.`,
+    };
+  }
+  m = t.match(/^(?:what is|what's|whats|get|show) (?:state )?(\S+?)\s*\??$/i);
+  if (m) {
+    const key = m[1];
+    return {
+      tool: "load_state",
+      args: { key },
+      reply: (r) => ("value" in r ? `**${key}** is ${code(r.value)}.` : `I don't have a value for **${key}** yet.`),
+    };
+  }
+  m = text.trim().match(/^save (?:file )?(\S+) with content\s([\s\S]*)$/i);
+  if (m) {
+    const filename = m[1];
+    return {
+      tool: "save_artifact",
+      args: { filename, content: m[2] },
+      reply: (r) => ("error" in r ? `I couldn't save **${filename}**: ${r.error}` : `Saved **${filename}** (version ${r.version}).`),
+    };
+  }
+  m = t.match(/^(?:load|open|read) (?:file )?(\S+?)\.?$/i);
+  if (m) {
+    const filename = m[1];
+    return {
+      tool: "load_artifact",
+      args: { filename },
+      reply: (r) =>
+        "content" in r
+          ? `Here is **${filename}** (version ${r.version}):\n\n${r.content}`
+          : `I couldn't find **${filename}** — it does not exist (or a rewind removed it).`,
+    };
+  }
+  if (/^recap\b/i.test(t)) return { recap: true };
+  return { help: true };
+}
+
+const HELP =
+  "Hi! I'm the demo agent. I can **set** state (`set color to red`), **read** it (`what is color?`), " +
+  "**save** files (`save file notes.txt with content hello`), **load** them (`load file notes.txt`) and " +
+  "**recap** what you've said. Open a message's menu to rewind or fork the chat from there.";
+
+function recap(ctx: InvocationContext): string {
+  const said = ctx.history
+    .filter((e) => e.author === "user" && e.invocation_id !== ctx.invocationId)
+    .map((e) => e.content?.parts?.map((p) => p.text ?? "").join("") ?? "")
+    .filter(Boolean);
+  if (said.length === 0) return "This is the start of our conversation — nothing to recap yet.";
+  return `Here is what you said so far:\n\n${said.map((s, i) => `${i + 1}. ${s.replace(/\n/g, " ")}`).join("\n")}`;
+}
+
+function wordDelay(): number {
+  const value = Number(process.env.DEMO_WORD_DELAY_MS ?? 25);
+  return Number.isFinite(value) && value >= 0 ? value : 25;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms === 0 || signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** Streams `text` word by word, then emits it as one final event. */
+export async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<AgentOutput> {
+  const delay = wordDelay();
+  for (const word of text.split(/(?<=\s)/)) {
+    if (signal.aborted) return;
+    yield { type: "text-delta", text: word };
+    await sleep(delay, signal);
+  }
+  if (!signal.aborted) yield { type: "event", parts: [{ text }] };
+}
+
+export const demoAgent: Agent = {
+  name: "demo",
+  description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation.",
+  async *run(ctx) {
+    const text = ctx.history.at(-1)?.content?.parts?.map((p) => p.text ?? "").join("") ?? "";
+    const intent = parseIntent(text);
+    if ("help" in intent) return yield* streamText(HELP, ctx.signal);
+    if ("recap" in intent) return yield* streamText(recap(ctx), ctx.signal);
+    const id = `adk-${randomUUID()}`;
+    yield { type: "event", parts: [{ function_call: { id, name: intent.tool, args: intent.args } }] };
+    const result = executeTool(ctx, intent.tool, intent.args);
+    yield { type: "event", parts: [{ function_response: { id, name: intent.tool, response: result.response } }], actions: result.actions };
+    yield* streamText(intent.reply(result.response), ctx.signal);
+  },
+};

@@ -1,0 +1,84 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { APICallError, jsonSchema, streamText, tool, type ToolSet } from "ai";
+import { z } from "zod";
+import type { AdkEvent, Part } from "@/lib/session/types";
+import type { ModelAgentConfig } from "./model-config";
+import { toModelMessages } from "./model-messages";
+import { executeTool, toolDescriptions, toolInputs } from "./tools";
+import type { Agent, AgentOutput } from "./types";
+
+/** Tool calls in one turn before the agent gives up, so a looping model cannot run forever. */
+const MAX_STEPS = 8;
+
+// No `execute`: the agent runs each call itself so calls and results become ADK events.
+const tools: ToolSet = Object.fromEntries(
+  Object.entries(toolInputs).map(([name, inputSchema]) => [
+    name,
+    tool({ description: toolDescriptions[name as keyof typeof toolInputs], inputSchema: jsonSchema(z.toJSONSchema(inputSchema)) }),
+  ]),
+);
+
+function describeFailure(error: unknown): string {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode ? ` (HTTP ${error.statusCode})` : "";
+    return `The model endpoint failed${status}: ${error.message}`;
+  }
+  return `The model endpoint failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** An OpenAI-compatible chat model behind the same invocation/event pipeline as the demo agent. */
+export function modelAgent(config: ModelAgentConfig): Agent {
+  const provider = createOpenAICompatible({ name: config.name, baseURL: config.baseURL, apiKey: config.apiKey });
+  return {
+    name: config.name,
+    description: config.description,
+    async *run(ctx): AsyncGenerator<AgentOutput> {
+      // Events of this turn so far, so each step's request includes its own tool calls and results.
+      const turn: AdkEvent[] = [];
+      const asEvent = (parts: Part[]): AdkEvent => ({
+        id: "",
+        invocation_id: ctx.invocationId,
+        author: config.name,
+        timestamp: 0,
+        content: { role: "model", parts },
+      });
+      for (let step = 0; step < MAX_STEPS; step++) {
+        const result = streamText({
+          model: provider.chatModel(config.model),
+          system: config.instruction,
+          messages: toModelMessages([...ctx.history, ...turn]),
+          tools,
+          maxRetries: 0,
+          abortSignal: ctx.signal,
+        });
+        let text = "";
+        const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
+        for await (const part of result.fullStream) {
+          if (part.type === "text-delta") {
+            text += part.text;
+            yield { type: "text-delta", text: part.text };
+          } else if (part.type === "tool-call") {
+            calls.push(part);
+          } else if (part.type === "error") {
+            throw new Error(describeFailure(part.error));
+          }
+        }
+        if (ctx.signal.aborted) return;
+        if (text) {
+          yield { type: "event", parts: [{ text }] };
+          turn.push(asEvent([{ text }]));
+        }
+        if (calls.length === 0) return;
+        for (const call of calls) {
+          const callPart = { function_call: { id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, never> } };
+          yield { type: "event", parts: [callPart] };
+          const outcome = executeTool(ctx, call.toolName, call.input);
+          const responsePart = { function_response: { id: call.toolCallId, name: call.toolName, response: outcome.response } };
+          yield { type: "event", parts: [responsePart], actions: outcome.actions };
+          turn.push(asEvent([callPart]), asEvent([responsePart]));
+        }
+      }
+      throw new Error(`The model kept calling tools for ${MAX_STEPS} steps; stopping this turn.`);
+    },
+  };
+}

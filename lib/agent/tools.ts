@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { getSession, loadArtifact, saveArtifact } from "@/lib/db/queries";
+import { AppError } from "@/lib/errors";
+import type { EventActions, Json } from "@/lib/session/types";
+import type { InvocationContext } from "./types";
+
+/** The four tools of ADK's rewind sample, shared by every agent. */
+export const toolInputs = {
+  update_state: z.object({ key: z.string().min(1).describe("state key, e.g. color or user:name"), value: z.json().describe("the value to store") }),
+  load_state: z.object({ key: z.string().min(1).describe("state key to read") }),
+  save_artifact: z.object({
+    filename: z.string().min(1).describe("file name, e.g. notes.txt"),
+    content: z.string().describe("the file's text content"),
+  }),
+  load_artifact: z.object({ filename: z.string().min(1).describe("file name to open") }),
+};
+
+export const toolDescriptions: Record<ToolName, string> = {
+  update_state: "Store a value in the session state under a key.",
+  load_state: "Read a value from the session state.",
+  save_artifact: "Save a text file as a new version of a session artifact.",
+  load_artifact: "Load the latest version of a session artifact.",
+};
+
+export type ToolName = keyof typeof toolInputs;
+
+export function isToolName(name: string): name is ToolName {
+  return name in toolInputs;
+}
+
+export interface ToolResult {
+  response: Record<string, Json>;
+  actions?: EventActions;
+}
+
+/** Runs a tool; bad arguments and missing things become an error response for the model, not a crash. */
+export function executeTool(ctx: InvocationContext, name: string, args: unknown): ToolResult {
+  if (!isToolName(name)) return { response: { error: `Unknown tool: ${name}` } };
+  const parsed = toolInputs[name].safeParse(args);
+  if (!parsed.success) return { response: { error: z.prettifyError(parsed.error) } };
+  try {
+    return run(ctx, name, parsed.data as never);
+  } catch (error) {
+    if (error instanceof AppError) return { response: { error: error.message } };
+    throw error;
+  }
+}
+
+function run(ctx: InvocationContext, name: ToolName, args: Record<string, string> & { value: Json }): ToolResult {
+  switch (name) {
+    case "update_state":
+      return { response: { status: "ok", key: args.key, value: args.value }, actions: { state_delta: { [args.key]: args.value } } };
+    case "load_state": {
+      const state = getSession(ctx.userId, ctx.sessionId).state;
+      return args.key in state
+        ? { response: { key: args.key, value: state[args.key] } }
+        : { response: { key: args.key, error: "not found" } };
+    }
+    case "save_artifact": {
+      const saved = saveArtifact(ctx.userId, ctx.sessionId, {
+        filename: args.filename,
+        mimeType: "text/plain",
+        data: Buffer.from(args.content, "utf8"),
+      });
+      return { response: { status: "saved", ...saved }, actions: { artifact_delta: { [saved.filename]: saved.version } } };
+    }
+    case "load_artifact": {
+      const file = loadArtifact(ctx.userId, ctx.sessionId, args.filename);
+      return { response: { filename: file.filename, version: file.version, content: file.data.toString("utf8") } };
+    }
+  }
+}
