@@ -40,8 +40,7 @@ export function eventToMessage(event: AdkEvent, contextId: string, taskId: strin
 export function messageText(message: Pick<Message, "parts">): string {
   return message.parts
     .map((p) => (p.kind === "text" ? p.text : ""))
-    .join("")
-    .trim();
+    .join("");
 }
 
 /** A text-only agent message, for status updates such as a failure. */

@@ -70,7 +70,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   private begin(params: MessageSendParams) {
     const message: Message = params.message;
     if (message.role !== "user") throw A2AError.invalidParams("Only user messages can be sent");
-    const text = messageText(message);
+    const text = messageText(message).trim();
     const rewindTo = message.metadata?.kagent_rewind_before_invocation_id;
     if (rewindTo !== undefined && (typeof rewindTo !== "string" || !rewindTo)) {
       throw A2AError.invalidParams("kagent_rewind_before_invocation_id must be a non-empty string");

@@ -17,6 +17,9 @@ import { applyDelta, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "@/lib/session/types";
 import { type Db, getDb } from "./client";
 import { appState, artifacts, events, sessions, stateCheckpoints, tasks, userState, users } from "./schema";
+import type { ArtifactInfo, SessionRecord, SessionSummary } from "./types";
+
+export type { ArtifactInfo, SessionRecord, SessionSummary };
 
 /** A state snapshot every this many events bounds the replay a rewind or fork does. */
 export const CHECKPOINT_EVERY = 256;
@@ -24,31 +27,6 @@ export const CHECKPOINT_EVERY = 256;
 type SessionRow = typeof sessions.$inferSelect;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Conn = Db | Tx;
-
-export interface SessionSummary {
-  id: string;
-  user_id: string;
-  agent: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  forked_from_session_id: string | null;
-  forked_before_invocation_id: string | null;
-}
-
-export interface SessionRecord extends SessionSummary {
-  /** ADK's merged view: session keys plus the app:/user: keys that apply, with their prefixes. */
-  state: State;
-  forked_from_name: string | null;
-  forks: { id: string; name: string; forked_before_invocation_id: string | null }[];
-}
-
-export interface ArtifactInfo {
-  filename: string;
-  version: number;
-  mime_type: string;
-  size: number;
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const parseJson = <T>(text: string) => JSON.parse(text) as T;

@@ -1,0 +1,30 @@
+"use server";
+
+import { z } from "zod";
+import { validatedAction } from "@/lib/api/action";
+import { deleteSession, forkSession, renameSession, rewindSession } from "@/lib/db/queries";
+
+const sessionId = z.string().min(1).max(100);
+const invocationId = z.string().min(1).max(200);
+
+export const renameChat = validatedAction(
+  z.object({ sessionId, name: z.string().trim().min(1, "Name must not be empty").max(200) }),
+  ({ sessionId, name }, userId) => renameSession(userId, sessionId, name),
+);
+
+export const deleteChat = validatedAction(z.object({ sessionId }), ({ sessionId }, userId) => {
+  deleteSession(userId, sessionId);
+  return { id: sessionId };
+});
+
+/** Rewind to before an invocation; rewinding before a marker's invocation undoes that rewind. */
+export const rewindChat = validatedAction(z.object({ sessionId, invocationId }), ({ sessionId, invocationId }, userId) => {
+  const { event, session } = rewindSession(userId, sessionId, invocationId);
+  return { markerInvocationId: event.invocation_id, state: session.state };
+});
+
+/** Fork before an invocation, or duplicate the whole chat when none is given. */
+export const forkChat = validatedAction(
+  z.object({ sessionId, invocationId: invocationId.optional() }),
+  ({ sessionId, invocationId }, userId) => forkSession(userId, sessionId, { invocationId }),
+);

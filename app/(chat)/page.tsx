@@ -1,0 +1,6 @@
+import { Chat } from "@/components/chat/chat";
+import { listAgents } from "@/lib/agent/registry";
+
+export default function NewChatPage() {
+  return <Chat key="new" session={null} initialTasks={[]} agents={listAgents()} />;
+}

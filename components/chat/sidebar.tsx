@@ -1,0 +1,183 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { AlertDialog } from "radix-ui";
+import { Copy, MoreHorizontal, Moon, Pencil, Plus, Sun, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useTheme } from "next-themes";
+import { useState } from "react";
+import { toast } from "sonner";
+import { deleteChat, forkChat, renameChat } from "@/app/(chat)/actions";
+import { api } from "@/lib/api/client";
+import type { SessionSummary } from "@/lib/db/types";
+import { queryKeys } from "@/lib/query-keys";
+import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
+import { Menu, MenuItem } from "../ui/menu";
+import { unwrapAction } from "./unwrap-action";
+
+const DAY = 86_400_000;
+
+function groupByDay(sessions: SessionSummary[], now = Date.now()) {
+  const startOfToday = new Date(now).setHours(0, 0, 0, 0);
+  const groups: [string, SessionSummary[]][] = [["Today", []], ["Yesterday", []], ["Previous 7 days", []], ["Older", []]];
+  for (const s of sessions) {
+    const t = Date.parse(s.updated_at);
+    const index = t >= startOfToday ? 0 : t >= startOfToday - DAY ? 1 : t >= startOfToday - 7 * DAY ? 2 : 3;
+    groups[index][1].push(s);
+  }
+  return groups.filter(([, items]) => items.length > 0);
+}
+
+function ChatRow({ session, active }: { session: SessionSummary; active: boolean }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+
+  const rename = useMutation({
+    mutationFn: (name: string) => unwrapAction(renameChat({ sessionId: session.id, name })),
+    onSuccess: () => {
+      void refresh();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const duplicate = useMutation({
+    mutationFn: () => unwrapAction(forkChat({ sessionId: session.id })),
+    onSuccess: (fork) => {
+      void refresh();
+      router.push(`/chat/${fork.id}`);
+    },
+    onError: (e) => toast.error(e.message),
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrapAction(deleteChat({ sessionId: session.id })),
+    onSuccess: () => {
+      queryClient.setQueryData<SessionSummary[]>(queryKeys.sessions, (old) => old?.filter((s) => s.id !== session.id));
+      void refresh();
+      if (active) router.push("/");
+    },
+    onError: (e) => toast.error(e.message),
+  });
+
+  if (renaming) {
+    return (
+      <input
+        aria-label="Chat name"
+        autoFocus
+        defaultValue={session.name}
+        className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm outline-none dark:border-zinc-700 dark:bg-zinc-900"
+        onKeyDown={(e) => {
+          if (e.key === "Escape") setRenaming(false);
+          if (e.key === "Enter") {
+            const name = e.currentTarget.value.trim();
+            setRenaming(false);
+            if (name && name !== session.name) rename.mutate(name);
+          }
+        }}
+        onBlur={() => setRenaming(false)}
+      />
+    );
+  }
+
+  return (
+    <div className={cn("group flex items-center rounded-md", active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/60")}>
+      <Link href={`/chat/${session.id}`} className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm" aria-current={active ? "page" : undefined}>
+        {rename.isPending ? rename.variables : session.name}
+      </Link>
+      <Menu
+        trigger={
+          <button
+            type="button"
+            aria-label="Chat actions"
+            className="mr-1 rounded p-1 text-zinc-500 opacity-0 group-hover:opacity-100 focus-visible:opacity-100 data-[state=open]:opacity-100"
+          >
+            <MoreHorizontal className="size-4" aria-hidden />
+          </button>
+        }
+      >
+        <MenuItem icon={<Pencil className="size-4" />} onSelect={() => setRenaming(true)}>
+          Rename
+        </MenuItem>
+        <MenuItem icon={<Copy className="size-4" />} disabled={duplicate.isPending} onSelect={() => duplicate.mutate()}>
+          Duplicate
+        </MenuItem>
+        <MenuItem icon={<Trash2 className="size-4" />} danger onSelect={() => setConfirming(true)}>
+          Delete
+        </MenuItem>
+      </Menu>
+      <AlertDialog.Root open={confirming} onOpenChange={setConfirming}>
+        <AlertDialog.Portal>
+          <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
+          <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,420px)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl dark:bg-zinc-900">
+            <AlertDialog.Title className="text-base font-semibold">Delete chat?</AlertDialog.Title>
+            <AlertDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+              “{session.name}” and its files will be deleted. Forks of it are kept.
+            </AlertDialog.Description>
+            <div className="mt-5 flex justify-end gap-2">
+              <AlertDialog.Cancel asChild>
+                <Button variant="outline">Cancel</Button>
+              </AlertDialog.Cancel>
+              <AlertDialog.Action asChild>
+                <Button variant="danger" onClick={() => remove.mutate()}>
+                  Delete
+                </Button>
+              </AlertDialog.Action>
+            </div>
+          </AlertDialog.Content>
+        </AlertDialog.Portal>
+      </AlertDialog.Root>
+    </div>
+  );
+}
+
+function ThemeToggle() {
+  const { resolvedTheme, setTheme } = useTheme();
+  return (
+    <Button aria-label="Toggle theme" onClick={() => setTheme(resolvedTheme === "dark" ? "light" : "dark")} className="p-2">
+      <Sun className="hidden size-4 dark:block" aria-hidden />
+      <Moon className="size-4 dark:hidden" aria-hidden />
+    </Button>
+  );
+}
+
+export function Sidebar({ initialSessions }: { initialSessions: SessionSummary[] }) {
+  const pathname = usePathname();
+  const sessions = useQuery({
+    queryKey: queryKeys.sessions,
+    queryFn: () => api<SessionSummary[]>("/api/sessions"),
+    initialData: initialSessions,
+  });
+  const activeId = pathname.startsWith("/chat/") ? pathname.slice(6) : null;
+
+  return (
+    <div className="flex h-full flex-col gap-2 p-3">
+      <div className="flex items-center justify-between px-1">
+        <Link href="/" className="text-base font-semibold tracking-tight">
+          Retrace
+        </Link>
+        <ThemeToggle />
+      </div>
+      <Link
+        href="/"
+        className="flex items-center gap-2 rounded-md border border-zinc-300 px-3 py-2 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+      >
+        <Plus className="size-4" aria-hidden /> New chat
+      </Link>
+      <nav aria-label="Chats" className="-mx-1 flex-1 overflow-y-auto px-1">
+        {sessions.data.length === 0 && <p className="px-2 py-4 text-sm text-zinc-500">No chats yet.</p>}
+        {groupByDay(sessions.data).map(([label, items]) => (
+          <div key={label} className="mb-3">
+            <h2 className="px-2 pb-1 text-xs font-medium text-zinc-500">{label}</h2>
+            {items.map((s) => (
+              <ChatRow key={s.id} session={s} active={s.id === activeId} />
+            ))}
+          </div>
+        ))}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { revalidatePath } from "next/cache";
+import type { z } from "zod";
+import { currentUserId } from "@/lib/auth";
+import { AppError, AuthError } from "@/lib/errors";
+import { parse } from "./handler";
+
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
+
+/**
+ * A server action that reads like a route handler: validate → authenticate → run → revalidate,
+ * with failures returned (not thrown) so the client can show the server's message.
+ */
+export function validatedAction<S extends z.ZodType, T>(schema: S, run: (input: z.infer<S>, userId: string) => T | Promise<T>) {
+  return async (input: z.input<S>): Promise<ActionResult<T>> => {
+    try {
+      const parsed = parse(schema, input);
+      const userId = await currentUserId();
+      if (!userId) throw new AuthError();
+      const data = await run(parsed, userId);
+      revalidatePath("/", "layout");
+      return { ok: true, data };
+    } catch (error) {
+      if (error instanceof AppError) return { ok: false, error: error.message, code: error.code };
+      console.error(error);
+      return { ok: false, error: "Something went wrong on the server", code: "internal" };
+    }
+  };
+}

@@ -1,0 +1,27 @@
+/** Shapes the API returns; shared by the store and the browser. */
+import type { State } from "@/lib/session/types";
+
+export interface SessionSummary {
+  id: string;
+  user_id: string;
+  agent: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  forked_from_session_id: string | null;
+  forked_before_invocation_id: string | null;
+}
+
+export interface SessionRecord extends SessionSummary {
+  /** ADK's merged view: session keys plus the app:/user: keys that apply, with their prefixes. */
+  state: State;
+  forked_from_name: string | null;
+  forks: { id: string; name: string; forked_before_invocation_id: string | null }[];
+}
+
+export interface ArtifactInfo {
+  filename: string;
+  version: number;
+  mime_type: string;
+  size: number;
+}
