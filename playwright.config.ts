@@ -27,7 +27,7 @@ export default defineConfig({
       command: `node e2e/support/fake-openai.mjs`,
       url: `http://127.0.0.1:${FAKE_OPENAI_PORT}/health`,
       env: { FAKE_OPENAI_PORT: String(FAKE_OPENAI_PORT) },
-      reuseExistingServer: false,
+      reuseExistingServer: Boolean(process.env.E2E_REUSE),
     },
     {
       // The production build, on a throwaway database, as a user would run it.
@@ -42,7 +42,7 @@ export default defineConfig({
         OPENAI_API_KEY: "test-key",
         OPENAI_MODEL: "fake-model",
       },
-      reuseExistingServer: false,
+      reuseExistingServer: Boolean(process.env.E2E_REUSE),
       stdout: "pipe",
     },
   ],

@@ -29,7 +29,7 @@ test.describe("chatting with the demo agent", () => {
   test("saves a file and opens it from its chip", async ({ chat, page }) => {
     await chat.open();
     await chat.sendMessage("save file notes.txt with content hello from the test");
-    const chip = page.getByRole("link", { name: /notes\.txt/ }).first();
+    const chip = chat.agentMessages().getByRole("link", { name: /notes\.txt/ }).first();
     await expect(chip).toBeVisible();
     const [file] = await Promise.all([page.context().waitForEvent("page"), chip.click()]);
     await expect(file.locator("body")).toContainText("hello from the test");
@@ -68,7 +68,7 @@ test.describe("chatting with the demo agent", () => {
     await chat.sendMessage('save file x.md with content <img src=x onerror="alert(1)"> [click](javascript:alert(2)) **bold**');
     await chat.sendMessage("load file x.md");
     const reply = chat.agentMessages().last();
-    await expect(reply.locator("strong")).toHaveText("bold");
+    await expect(reply.locator("strong", { hasText: "bold" })).toBeVisible();
     await expect(reply.locator("img")).toHaveCount(0);
     await expect(reply.locator('a[href^="javascript"]')).toHaveCount(0);
     await reply.getByText("click").click();

@@ -28,7 +28,7 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
   const forks = session.data?.forks ?? [];
 
   return (
-    <aside aria-label="Session state" className="flex h-full flex-col gap-5 overflow-y-auto p-4 text-sm">
+    <section aria-label="Session state" className="flex h-full flex-col gap-5 overflow-y-auto p-4 text-sm">
       <div>
         <h2 className="mb-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">State</h2>
         {entries.length === 0 ? (
@@ -86,6 +86,6 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
         Rewind restores session keys and files. <code>app:</code> and <code>user:</code> keys and <code>user:</code> files are
         shared across chats and are not restored.
       </p>
-    </aside>
+    </section>
   );
 }
