@@ -3,6 +3,8 @@ import { defineConfig, devices } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const FAKE_OPENAI_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
 const baseURL = `http://127.0.0.1:${PORT}`;
+// E2E_PORT, FAKE_OPENAI_PORT and E2E_DIST_DIR let a second suite run beside this one in the same checkout.
+const DATA_DIR = `.e2e-data-${PORT}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -31,12 +33,12 @@ export default defineConfig({
     },
     {
       // The production build, on a throwaway database, as a user would run it.
-      command: `rm -rf .e2e-data && npm run build && npx next start -p ${PORT} -H 127.0.0.1`,
+      command: `rm -rf ${DATA_DIR} && npm run build && npx next start -p ${PORT} -H 127.0.0.1`,
       url: `${baseURL}/`,
       timeout: 300_000,
       env: {
-        NEXT_DIST_DIR: ".next-e2e",
-        DATABASE_PATH: ".e2e-data/retrace.db",
+        NEXT_DIST_DIR: process.env.E2E_DIST_DIR ?? ".next-e2e",
+        DATABASE_PATH: `${DATA_DIR}/retrace.db`,
         DEMO_WORD_DELAY_MS: "20",
         OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
         OPENAI_API_KEY: "test-key",

@@ -71,7 +71,7 @@ test.describe("chatting with the demo agent", () => {
     await expect(reply.locator("strong", { hasText: "bold" })).toBeVisible();
     await expect(reply.locator("img")).toHaveCount(0);
     await expect(reply.locator('a[href^="javascript"]')).toHaveCount(0);
-    await reply.getByText("click").click();
+    await reply.getByText("click", { exact: true }).first().click();
     expect(alerts).toEqual([]);
   });
 });

@@ -65,11 +65,13 @@ export function Chat({
   const [text, setText] = useState(draft ?? "");
   const [streaming, setStreaming] = useState<Streaming | null>(null);
   const [pending, setPending] = useState(false);
+  /** A new chat's first turn ended and its own route is loading: this component is about to be replaced. */
+  const [leaving, setLeaving] = useState(false);
   const [showRewound, setShowRewound] = useState(false);
   const [panelOpen, setPanelOpen] = useState(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const bottomRef = useRef<HTMLDivElement>(null);
-  const busy = streaming !== null || pending;
+  const busy = streaming !== null || pending || leaving;
 
   // The fork's prefilled draft lives in the URL only until it reaches the composer.
   useEffect(() => {
@@ -151,6 +153,12 @@ export function Chat({
       if (!rewindBeforeInvocationId) setText((t) => t || message);
     } finally {
       if (id) await refresh(id);
+      // A new chat becomes its own route, so later revalidations keep the page mounted; until that
+      // page replaces this one the composer stays disabled, or what the user types there would be lost.
+      if (id && !sessionId) {
+        setLeaving(true);
+        router.replace(`/chat/${id}`);
+      }
       setStreaming(null);
       composerRef.current?.focus();
     }
@@ -322,7 +330,7 @@ export function Chat({
           </div>
         </main>
         <div className="px-4 pb-4">
-          <Composer ref={composerRef} value={text} onChange={setText} onSend={() => void send(text.trim())} onStop={() => void stop()} streaming={streaming !== null} />
+          <Composer ref={composerRef} value={text} onChange={setText} onSend={() => void send(text.trim())} onStop={() => void stop()} streaming={streaming !== null} disabled={leaving} />
         </div>
       </div>
       <div

@@ -8,6 +8,7 @@ import type {
   TaskStatusUpdateEvent,
 } from "@a2a-js/sdk";
 import { A2AError, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import { z } from "zod";
 import { cancelTurn, startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { createSession, getSession, getTask, listTasks, rewindSession } from "@/lib/db/queries";
@@ -30,18 +31,37 @@ export function agentCard(agent: Agent, url: string): AgentCard {
     skills: [
       { id: "state", name: "Session state", description: "Set and read session state values.", tags: ["state"], examples: ["set color to red", "what is color?"] },
       { id: "files", name: "Files", description: "Save and load versioned text files.", tags: ["artifacts"], examples: ["save file notes.txt with content hello", "load file notes.txt"] },
+      ...(agent.name === "demo"
+        ? [{ id: "recap", name: "Recap", description: "List what the user said in the effective history.", tags: ["history"], examples: ["recap"] }]
+        : []),
       { id: "rewind", name: "Rewind", description: "Send metadata.kagent_rewind_before_invocation_id to rewind the session first.", tags: ["rewind"] },
     ],
   };
 }
 
-/** Store errors become JSON-RPC errors with our machine code kept in `data`. */
-function toA2AError(error: unknown): unknown {
-  if (error instanceof AppError) {
-    if (error.status === 404 && error.message.startsWith("Task")) return A2AError.taskNotFound(error.message);
-    return A2AError.invalidParams(error.message, { code: error.code });
-  }
-  return error;
+/** Store errors become JSON-RPC errors with our machine code kept in `data`; anything else is logged, not leaked. */
+function toA2AError(error: unknown): A2AError {
+  if (error instanceof A2AError) return error;
+  if (error instanceof AppError) return A2AError.invalidParams(error.message, { code: error.code });
+  console.error(error);
+  return A2AError.internalError("Internal error");
+}
+
+const messageParams = z.looseObject({
+  message: z.looseObject({
+    kind: z.literal("message").optional(),
+    role: z.literal("user", "Only user messages can be sent"),
+    parts: z.array(z.looseObject({ kind: z.string(), text: z.string().optional() })),
+    contextId: z.string().min(1).optional(),
+    metadata: z.looseObject({ kagent_rewind_before_invocation_id: z.string().min(1).optional() }).nullish(),
+  }),
+});
+const taskQuery = z.looseObject({ id: z.string().min(1), historyLength: z.int().nonnegative().optional() });
+
+function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
+  const result = schema.safeParse(params);
+  if (!result.success) throw A2AError.invalidParams(z.prettifyError(result.error));
+  return result.data;
 }
 
 function statusUpdate(task: Task, update: TurnUpdate): TaskStatusUpdateEvent {
@@ -56,6 +76,8 @@ export class RetraceRequestHandler implements A2ARequestHandler {
     private readonly agent: Agent,
     private readonly userId: string,
     private readonly url: string,
+    /** The HTTP request's signal: a client that goes away stops its turn. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   async getAgentCard() {
@@ -67,14 +89,10 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   /** Validates and applies everything that must happen before the stream starts. */
-  private begin(params: MessageSendParams) {
-    const message: Message = params.message;
-    if (message.role !== "user") throw A2AError.invalidParams("Only user messages can be sent");
-    const text = messageText(message).trim();
+  private begin(params: MessageSendParams, signal?: AbortSignal) {
+    const { message } = parseParams(messageParams, params);
+    const text = messageText(message as Pick<Message, "parts">).trim();
     const rewindTo = message.metadata?.kagent_rewind_before_invocation_id;
-    if (rewindTo !== undefined && (typeof rewindTo !== "string" || !rewindTo)) {
-      throw A2AError.invalidParams("kagent_rewind_before_invocation_id must be a non-empty string");
-    }
     try {
       let sessionId = message.contextId;
       if (sessionId) {
@@ -86,12 +104,10 @@ export class RetraceRequestHandler implements A2ARequestHandler {
         const name = text.split("\n")[0].slice(0, 40).trim() + (text.length > 40 ? "…" : "");
         sessionId = createSession(this.userId, { agent: this.agent.name, name }).id;
       }
+      if (!text && !rewindTo) throw A2AError.invalidParams("The message has no text");
       const marker = rewindTo ? rewindSession(this.userId, sessionId, rewindTo).event : null;
-      if (!text) {
-        if (!marker) throw A2AError.invalidParams("The message has no text");
-        return { rewound: this.effectiveTask(sessionId, marker.invocation_id, rewindTo as string) };
-      }
-      return { turn: startTurn({ userId: this.userId, sessionId, agent: this.agent, text }) };
+      if (marker && !text) return { rewound: this.effectiveTask(sessionId, marker.invocation_id, rewindTo!) };
+      return { turn: startTurn({ userId: this.userId, sessionId, agent: this.agent, text, signal }) };
     } catch (error) {
       throw toA2AError(error);
     }
@@ -110,7 +126,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: MessageSendParams): AsyncGenerator<StreamResult> {
-    const started = this.begin(params);
+    const started = this.begin(params, this.signal);
     if (started.rewound) {
       yield started.rewound;
       return;
@@ -122,24 +138,29 @@ export class RetraceRequestHandler implements A2ARequestHandler {
         yield task;
       } else if (task) {
         yield statusUpdate(task, update);
+        if (update.kind === "done") return;
       }
     }
+    throw A2AError.internalError("The turn stopped before it could be stored");
   }
 
   async sendMessage(params: MessageSendParams): Promise<Task> {
-    const started = this.begin(params);
+    const started = this.begin(params, this.signal);
     if (started.rewound) return started.rewound;
-    return started.turn.done;
+    return started.turn.done.catch((error) => {
+      throw toA2AError(error);
+    });
   }
 
   async getTask(params: TaskQueryParams): Promise<Task> {
+    const { id, historyLength } = parseParams(taskQuery, params);
+    let task: Task;
     try {
-      const task = getTask(this.userId, params.id);
-      const limit = params.historyLength;
-      return limit === undefined ? task : { ...task, history: limit > 0 ? task.history?.slice(-limit) : [] };
+      task = getTask(this.userId, id);
     } catch (error) {
-      throw error instanceof AppError ? A2AError.taskNotFound(params.id) : error;
+      throw error instanceof AppError && error.status === 404 ? A2AError.taskNotFound(id) : toA2AError(error);
     }
+    return historyLength === undefined ? task : { ...task, history: historyLength > 0 ? task.history?.slice(-historyLength) : [] };
   }
 
   async cancelTask(params: TaskIdParams): Promise<Task> {

@@ -5,3 +5,15 @@ import type { AdkEvent } from "@/lib/session/types";
 export function buildAgentContext(userId: string, sessionId: string): AdkEvent[] {
   return listEvents(userId, sessionId, "effective");
 }
+
+export function eventText(event: AdkEvent): string {
+  return event.content?.parts?.map((p) => p.text ?? "").join("") ?? "";
+}
+
+/** What the user said in `events`, in order, leaving out one invocation (usually the current one). */
+export function userTexts(events: readonly AdkEvent[], exceptInvocationId?: string): string[] {
+  return events
+    .filter((e) => e.author === "user" && e.invocation_id !== exceptInvocationId)
+    .map(eventText)
+    .filter(Boolean);
+}

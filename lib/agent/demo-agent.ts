@@ -1,54 +1,47 @@
 import { randomUUID } from "node:crypto";
 import type { Json } from "@/lib/session/types";
+import { eventText, userTexts } from "./context";
 import { executeTool, type ToolName } from "./tools";
 import type { Agent, AgentOutput, InvocationContext } from "./types";
 
-type Intent =
+export type Intent =
   | { tool: ToolName; args: Record<string, Json>; reply: (response: Record<string, Json>) => string }
   | { recap: true }
   | { help: true };
 
-const parseValue = (raw: string): Json => {
+const NAME = String.raw`["'\x60]?([^\s"'\x60]+?)["'\x60]?`;
+const SET = new RegExp(String.raw`^(?:please )?(?:set|update|change|store) (?:the )?(?:state )?(?:(?:key|value of) )?${NAME}(?: (?:to|as) | ?= ?)(.+)$`, "i");
+const GET = new RegExp(String.raw`^(?:please )?(?:what is|what's|whats|get|show|read|tell me) (?:me )?(?:the )?(?:state )?(?:(?:key|value of) )?${NAME}(?: in (?:the )?state)?$`, "i");
+const SAVE = new RegExp(String.raw`^(?:please )?(?:save|write|store) (?:the |a )?(?:file )?${NAME} (?:with (?:the )?(?:content|text)|containing)(?::\s*|\s)([\s\S]*)$`, "i");
+const LOAD = new RegExp(String.raw`^(?:please )?(?:load|open|(?:read|show)(?= (?:me )?(?:the )?file)) (?:me )?(?:the )?(?:file )?${NAME}$`, "i");
+
+const unquote = (s: string) => s.replace(/^(["'`])([\s\S]*)\1$/, "$2");
+
+/** A value as typed: JSON when it parses (`3`, `true`, `{"a":1}`, `"red"`), else the words, unquoted. */
+function parseValue(raw: string): Json {
+  const value = raw.trim();
   try {
-    return JSON.parse(raw) as Json;
+    return JSON.parse(value) as Json;
   } catch {
-    return raw;
+    return unquote(value);
   }
-};
+}
 
 const code = (value: Json | undefined) => `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
 
-/** Understands a few plain-English commands, leniently (SPEC §6). */
+/** Understands a few plain-English commands, leniently: case, spacing, quotes and final punctuation do not matter (SPEC §6). */
 export function parseIntent(text: string): Intent {
-  const t = text.trim().replace(/\s+/g, " ");
-  let m = t.match(/^(?:please )?set (?:state )?(\S+?) (?:to|=) (.+?)[.!]?$/i);
-  if (m) {
-    const key = m[1];
-    return {
-      tool: "update_state",
-      args: { key, value: parseValue(m[2]) },
-      reply: (r) => `Done — **${key}** is now ${code(r.value)}.`,
-    };
-  }
-  m = t.match(/^(?:what is|what's|whats|get|show) (?:state )?(\S+?)\s*\??$/i);
-  if (m) {
-    const key = m[1];
-    return {
-      tool: "load_state",
-      args: { key },
-      reply: (r) => ("value" in r ? `**${key}** is ${code(r.value)}.` : `I don't have a value for **${key}** yet.`),
-    };
-  }
-  m = text.trim().match(/^save (?:file )?(\S+) with content\s([\s\S]*)$/i);
-  if (m) {
-    const filename = m[1];
+  const saved = text.trim().match(SAVE);
+  if (saved) {
+    const [, filename, content] = saved;
     return {
       tool: "save_artifact",
-      args: { filename, content: m[2] },
+      args: { filename, content: unquote(content.trim()) },
       reply: (r) => ("error" in r ? `I couldn't save **${filename}**: ${r.error}` : `Saved **${filename}** (version ${r.version}).`),
     };
   }
-  m = t.match(/^(?:load|open|read) (?:file )?(\S+?)\.?$/i);
+  const t = text.trim().replace(/\s+/g, " ").replace(/[.!?]+$/, "");
+  let m = t.match(LOAD);
   if (m) {
     const filename = m[1];
     return {
@@ -60,7 +53,25 @@ export function parseIntent(text: string): Intent {
           : `I couldn't find **${filename}** — it does not exist (or a rewind removed it).`,
     };
   }
-  if (/^recap\b/i.test(t)) return { recap: true };
+  m = t.match(SET);
+  if (m) {
+    const key = m[1];
+    return {
+      tool: "update_state",
+      args: { key, value: parseValue(m[2]) },
+      reply: (r) => ("error" in r ? `I couldn't set **${key}**: ${r.error}` : `Done — **${key}** is now ${code(r.value)}.`),
+    };
+  }
+  m = t.match(GET);
+  if (m) {
+    const key = m[1];
+    return {
+      tool: "load_state",
+      args: { key },
+      reply: (r) => ("value" in r ? `**${key}** is ${code(r.value)}.` : `I don't have a value for **${key}** yet.`),
+    };
+  }
+  if (/\brecap\b/i.test(t)) return { recap: true };
   return { help: true };
 }
 
@@ -70,12 +81,9 @@ const HELP =
   "**recap** what you've said. Open a message's menu to rewind or fork the chat from there.";
 
 function recap(ctx: InvocationContext): string {
-  const said = ctx.history
-    .filter((e) => e.author === "user" && e.invocation_id !== ctx.invocationId)
-    .map((e) => e.content?.parts?.map((p) => p.text ?? "").join("") ?? "")
-    .filter(Boolean);
+  const said = userTexts(ctx.history, ctx.invocationId);
   if (said.length === 0) return "This is the start of our conversation — nothing to recap yet.";
-  return `Here is what you said so far:\n\n${said.map((s, i) => `${i + 1}. ${s.replace(/\n/g, " ")}`).join("\n")}`;
+  return `Here is what you said so far:\n\n${said.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, " ")}`).join("\n")}`;
 }
 
 function wordDelay(): number {
@@ -86,8 +94,9 @@ function wordDelay(): number {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms === 0 || signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const onAbort = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 
 /** Streams `text` word by word, then emits it as one final event. */
@@ -105,8 +114,8 @@ export const demoAgent: Agent = {
   name: "demo",
   description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation.",
   async *run(ctx) {
-    const text = ctx.history.at(-1)?.content?.parts?.map((p) => p.text ?? "").join("") ?? "";
-    const intent = parseIntent(text);
+    const last = ctx.history.at(-1);
+    const intent = parseIntent(last ? eventText(last) : "");
     if ("help" in intent) return yield* streamText(HELP, ctx.signal);
     if ("recap" in intent) return yield* streamText(recap(ctx), ctx.signal);
     const id = `adk-${randomUUID()}`;

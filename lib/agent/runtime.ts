@@ -6,7 +6,7 @@ import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
 import { markBusy } from "./busy";
 import { buildAgentContext } from "./context";
-import type { Agent } from "./types";
+import type { Agent, AgentOutput } from "./types";
 
 export type TurnUpdate =
   | { kind: "task"; task: Task }
@@ -61,8 +61,9 @@ function channel<T>() {
 /**
  * Runs one invocation: stores the user event, runs the agent on the effective history, stores
  * each event it emits and the task, and streams updates. The session is busy until it ends.
+ * Aborting `signal` (the client went away) stops the turn like tasks/cancel does.
  */
-export function startTurn(opts: { userId: string; sessionId: string; agent: Agent; text: string }) {
+export function startTurn(opts: { userId: string; sessionId: string; agent: Agent; text: string; signal?: AbortSignal }) {
   const release = markBusy(opts.sessionId);
   const { userId, sessionId, agent } = opts;
   const controller = new AbortController();
@@ -79,6 +80,7 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
       timestamp: Date.now() / 1000,
       content: { role: author === "user" ? "user" : "model", parts },
       actions: { state_delta: {}, artifact_delta: {}, ...actions },
+      ...(author === "user" ? {} : { partial: false }),
       ...extra,
     };
     const [stored] = appendEvents(userId, sessionId, [event]);
@@ -115,10 +117,23 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
 
   const run = async (): Promise<Task> => {
     let pending = "";
+    // A text event is usually the turn's last: it waits for the agent's next output so it can carry turn_complete.
+    let held: Extract<AgentOutput, { type: "event" }> | null = null;
     const record = (message: Message) => {
       task.history!.push(message);
       saveTask(userId, sessionId, task);
       updates.push({ kind: "message", message });
+    };
+    const flush = (extra: Partial<AdkEvent> = {}) => {
+      if (held) record(append(agent.name, held.parts, extra, held.actions));
+      held = null;
+    };
+    const stop = () => {
+      if (pending) {
+        flush();
+        record(append(agent.name, [{ text: pending }], { interrupted: true, turn_complete: true }));
+      } else flush({ turn_complete: true });
+      return finish("canceled");
     };
     try {
       task.status = { state: "working", timestamp: now() };
@@ -133,48 +148,49 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
       };
       for await (const output of agent.run(ctx)) {
         if (controller.signal.aborted) break;
+        flush();
         if (output.type === "text-delta") {
           pending += output.text;
           updates.push({
             kind: "partial",
-            message: { ...agentNote(output.text, sessionId, taskId, { kagent_invocation_id: invocationId, kagent_author: agent.name, adk_partial: true }) },
+            message: agentNote(output.text, sessionId, taskId, { kagent_invocation_id: invocationId, kagent_author: agent.name, adk_partial: true }),
           });
+        } else if (output.parts.some((p) => p.text !== undefined)) {
+          pending = "";
+          held = output;
         } else {
-          if (output.parts.some((p) => p.text !== undefined)) pending = "";
           record(append(agent.name, output.parts, {}, output.actions));
         }
       }
-      if (controller.signal.aborted) {
-        if (pending) record(append(agent.name, [{ text: pending }], { interrupted: true }));
-        return finish("canceled");
-      }
+      if (controller.signal.aborted) return stop();
+      flush({ turn_complete: true });
       return finish("completed");
     } catch (error) {
-      if (controller.signal.aborted) {
-        if (pending) record(append(agent.name, [{ text: pending }], { interrupted: true }));
-        return finish("canceled");
-      }
+      if (controller.signal.aborted) return stop();
       const message = error instanceof Error ? error.message : String(error);
       console.error(`turn ${invocationId} failed:`, error);
-      record(append(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true }));
+      try {
+        flush();
+        record(append(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true }));
+      } catch (storeError) {
+        console.error(`turn ${invocationId}: could not store the failure:`, storeError);
+      }
       return finish("failed", message);
     }
   };
 
+  const onClientGone = () => controller.abort();
+  opts.signal?.addEventListener("abort", onClientGone, { once: true });
   const done = run().finally(() => {
+    opts.signal?.removeEventListener("abort", onClientGone);
     running.delete(taskId);
     release();
   });
   running.set(taskId, { controller, done });
+  if (opts.signal?.aborted) controller.abort();
   done.then(
-    (final) => {
-      updates.push({ kind: "done", task: structuredClone(final) });
-      updates.close();
-    },
-    (error) => {
-      console.error(`turn ${invocationId} could not finish:`, error);
-      updates.close();
-    },
-  );
-  return { taskId, invocationId, updates, done, cancel: () => controller.abort() };
+    (final) => updates.push({ kind: "done", task: structuredClone(final) }),
+    (error) => console.error(`turn ${invocationId} could not finish:`, error),
+  ).finally(() => updates.close());
+  return { taskId, invocationId, updates, done };
 }

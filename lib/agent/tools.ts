@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getSession, loadArtifact, saveArtifact } from "@/lib/db/queries";
+import { loadArtifact, saveArtifact } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import type { EventActions, Json } from "@/lib/session/types";
 import type { InvocationContext } from "./types";
@@ -51,7 +51,7 @@ function run(ctx: InvocationContext, name: ToolName, args: Record<string, string
     case "update_state":
       return { response: { status: "ok", key: args.key, value: args.value }, actions: { state_delta: { [args.key]: args.value } } };
     case "load_state": {
-      const state = getSession(ctx.userId, ctx.sessionId).state;
+      const state = ctx.state();
       return args.key in state
         ? { response: { key: args.key, value: state[args.key] } }
         : { response: { key: args.key, error: "not found" } };

@@ -1,0 +1,79 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { modelAgent } from "@/lib/agent/model-agent";
+import { cancelTurn, startTurn } from "@/lib/agent/runtime";
+import { getSession, listEvents } from "@/lib/db/queries";
+import { fixture } from "./helpers";
+
+// A minimal OpenAI-compatible streaming endpoint: a tool call for "remember K is V", the tool
+// result echoed once a tool answered, 401 for "fail", otherwise a slow stream of words.
+let server: Server;
+let port = 0;
+
+const sse = (res: ServerResponse, delta: object, finish: string | null = null) =>
+  res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+
+async function completions(req: IncomingMessage, res: ServerResponse) {
+  let body = "";
+  for await (const chunk of req) body += chunk;
+  const messages: { role: string; content: unknown }[] = JSON.parse(body).messages;
+  const last = messages.at(-1)!;
+  const text = typeof last.content === "string" ? last.content : "";
+  if (text.startsWith("fail")) return res.writeHead(401, { "content-type": "application/json" }).end('{"error":{"message":"Incorrect API key"}}');
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  const remember = text.match(/^remember (\S+) is (.+)$/);
+  if (last.role === "tool") sse(res, { content: `Done: ${JSON.stringify(last.content)}` }, "stop");
+  else if (remember) {
+    const args = JSON.stringify({ key: remember[1], value: remember[2] });
+    sse(res, { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "update_state", arguments: args } }] }, "tool_calls");
+  } else {
+    for (let i = 0; i < 100 && !res.destroyed; i++) {
+      sse(res, { content: `word${i} ` });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    sse(res, {}, "stop");
+  }
+  res.end("data: [DONE]\n\n");
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => void completions(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => {
+  server.close();
+});
+
+const agent = () => modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${port}/v1`, model: "fake", apiKey: "k" });
+
+describe("model agent through the runtime", () => {
+  it("turns a tool call into call, response (with its state delta) and final text events", async () => {
+    const f = fixture();
+    const task = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "remember color is red" }).done;
+    expect(task.status.state).toBe("completed");
+    const events = listEvents(f.userId, f.sessionId, "all").slice(1);
+    expect(events.map((e) => Object.keys(e.content!.parts![0])[0])).toEqual(["function_call", "function_response", "text"]);
+    expect(events[1].actions?.state_delta).toEqual({ color: "red" });
+    expect(events.at(-1)?.turn_complete).toBe(true);
+    expect(getSession(f.userId, f.sessionId).state).toEqual({ color: "red" });
+  });
+
+  it("fails the task with the endpoint's error", async () => {
+    const f = fixture();
+    const task = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "fail" }).done;
+    expect(task.status.state).toBe("failed");
+    expect(task.status.message?.parts[0]).toMatchObject({ kind: "text", text: expect.stringContaining("HTTP 401") });
+    expect(listEvents(f.userId, f.sessionId, "all").at(-1)).toMatchObject({ error_code: "AGENT_ERROR" });
+  });
+
+  it("cancel keeps the streamed text, marked interrupted", async () => {
+    const f = fixture();
+    const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "slow" });
+    let partials = 0;
+    for await (const update of running.updates) if (update.kind === "partial" && ++partials === 3) break;
+    expect((await cancelTurn(running.taskId))?.status.state).toBe("canceled");
+    expect(listEvents(f.userId, f.sessionId, "all").at(-1)).toMatchObject({ interrupted: true, content: { parts: [{ text: expect.stringMatching(/^word0 word1 word2/) }] } });
+  });
+});
