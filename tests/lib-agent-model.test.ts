@@ -68,6 +68,22 @@ describe("model agent through the runtime", () => {
     expect(listEvents(f.userId, f.sessionId, "all").at(-1)).toMatchObject({ error_code: "AGENT_ERROR" });
   });
 
+  it("an unreachable endpoint fails the task with a clear message and stores only the user event and the error", async () => {
+    const f = fixture();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${deadPort}/v1`, model: "fake" });
+    const task = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: unreachable, text: "hello" }).done;
+    expect(task.status.state).toBe("failed");
+    expect(task.status.message?.parts[0]).toMatchObject({ text: expect.stringContaining("The model endpoint failed") });
+    const events = listEvents(f.userId, f.sessionId, "all");
+    expect(events.map((e) => e.author)).toEqual(["user", "assistant"]);
+    expect(events[1]).toMatchObject({ error_code: "AGENT_ERROR", turn_complete: true });
+    expect(getSession(f.userId, f.sessionId).state).toEqual({});
+  });
+
   it("cancel keeps the streamed text, marked interrupted", async () => {
     const f = fixture();
     const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "slow" });

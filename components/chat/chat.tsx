@@ -82,7 +82,8 @@ export function Chat({
     queryKey: queryKeys.tasks(sessionId ?? "", showRewound),
     queryFn: () => api<Task[]>(`/api/sessions/${sessionId}/tasks${showRewound ? "?include_rewound=true" : ""}`),
     enabled: Boolean(sessionId),
-    initialData: showRewound ? undefined : initialTasks,
+    // The server's tasks belong to the session it rendered; a chat created here starts with no cache entry, so it fetches.
+    initialData: showRewound || sessionId !== session?.id ? undefined : initialTasks,
     placeholderData: (previous) => previous,
   });
   const sessionQuery = useQuery({

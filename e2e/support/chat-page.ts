@@ -17,6 +17,11 @@ export class ChatPage {
     await expect(this.composer).toBeVisible();
   }
 
+  /** Picks the agent of a new chat (before its first message). */
+  async chooseAgent(name: string) {
+    await this.page.getByRole("combobox", { name: "Agent" }).selectOption(name);
+  }
+
   /** Sends a message and waits until the agent's turn has finished streaming. */
   async sendMessage(text: string) {
     await this.composer.fill(text);

@@ -34,7 +34,7 @@ function chunk(id, delta, finish = null) {
   return `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 }
 
-async function completions(req, res, body) {
+async function completions(res, body, entry) {
   const answer = reply(body.messages ?? []);
   if (answer.status) {
     res.writeHead(answer.status, { "content-type": "application/json" });
@@ -50,7 +50,11 @@ async function completions(req, res, body) {
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   let closed = false;
-  req.on("close", () => (closed = true));
+  // The client hung up before the answer ended: Stop must cancel the request to the model.
+  res.on("close", () => {
+    closed = true;
+    if (!res.writableFinished) entry.aborted = true;
+  });
   if (answer.malformed) {
     res.write(chunk(id, { role: "assistant", content: "Partial " }));
     res.write("data: {this is not json\n\n");
@@ -87,8 +91,9 @@ createServer((req, res) => {
     }
     if (req.url?.endsWith("/chat/completions") && req.method === "POST") {
       const body = JSON.parse(raw || "{}");
-      requests.push({ headers: { authorization: req.headers.authorization ?? null }, body });
-      return void completions(req, res, body);
+      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false };
+      requests.push(entry);
+      return void completions(res, body, entry);
     }
     res.writeHead(404);
     res.end();

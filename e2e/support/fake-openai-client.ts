@@ -1,0 +1,25 @@
+import type { APIRequestContext } from "@playwright/test";
+
+const base = `http://127.0.0.1:${process.env.FAKE_OPENAI_PORT ?? 3211}`;
+
+export interface ModelRequest {
+  body: { messages: { role: string; content: unknown }[] };
+  aborted: boolean;
+}
+
+/** The fake OpenAI-compatible server the suite starts: what the app sent to "the model". */
+export const fakeModel = {
+  async reset(request: APIRequestContext) {
+    await request.post(`${base}/__reset`);
+  },
+  async requests(request: APIRequestContext): Promise<ModelRequest[]> {
+    return (await request.get(`${base}/__requests`)).json();
+  },
+};
+
+/** Every text the model was shown, by role, from one request. */
+export function shownTexts(request: ModelRequest, role: string): string[] {
+  return request.body.messages
+    .filter((m) => m.role === role)
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+}
