@@ -58,6 +58,17 @@ test.describe("chatting with the demo agent", () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
+  test("on a phone, the chats open in a drawer", async ({ chat, page }) => {
+    await page.setViewportSize({ width: 390, height: 780 });
+    await chat.open();
+    await chat.sendMessage("hello from a phone");
+    await page.goto("/");
+    await page.getByRole("button", { name: "Open chats" }).click();
+    await page.getByRole("dialog", { name: "Chats" }).getByRole("link", { name: /hello from a phone/ }).click();
+    await chat.expectUserMessages(["hello from a phone"]);
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  });
+
   test("markdown never renders raw HTML or javascript: links", async ({ chat, page }) => {
     const alerts: string[] = [];
     page.on("dialog", (d) => {

@@ -6,7 +6,7 @@ import { GitFork, PanelRight } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Switch } from "radix-ui";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import { forkChat, rewindChat } from "@/app/(chat)/actions";
 import { cancelTask, streamMessage } from "@/lib/a2a/client";
@@ -28,6 +28,7 @@ interface Streaming {
 }
 
 const invocationOf = (task: Task) => task.metadata?.kagent_invocation_id as string | undefined;
+const noSubscription = () => () => {};
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
@@ -72,6 +73,11 @@ export function Chat({
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const bottomRef = useRef<HTMLDivElement>(null);
   const busy = streaming !== null || pending || leaving;
+  // Text typed before hydration would be dropped by React, so the composer waits for it.
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  useEffect(() => {
+    if (hydrated) composerRef.current?.focus();
+  }, [hydrated]);
 
   // The fork's prefilled draft lives in the URL only until it reaches the composer.
   useEffect(() => {
@@ -242,7 +248,7 @@ export function Chat({
   return (
     <div className="flex h-full min-w-0 flex-1">
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
+        <header className="flex items-center gap-3 border-b border-zinc-200 py-2.5 pr-4 pl-12 md:pl-4 dark:border-zinc-800">
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{current?.name ?? "New chat"}</h1>
           {current ? (
             <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{current.agent}</span>
@@ -331,7 +337,7 @@ export function Chat({
           </div>
         </main>
         <div className="px-4 pb-4">
-          <Composer ref={composerRef} value={text} onChange={setText} onSend={() => void send(text.trim())} onStop={() => void stop()} streaming={streaming !== null} disabled={leaving} />
+          <Composer ref={composerRef} value={text} onChange={setText} onSend={() => void send(text.trim())} onStop={() => void stop()} streaming={streaming !== null} disabled={leaving || !hydrated} />
         </div>
       </div>
       <div

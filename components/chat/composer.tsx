@@ -21,7 +21,6 @@ export const Composer = forwardRef<
         aria-label="Message"
         placeholder="Message the agent… (Enter to send, Shift+Enter for a new line)"
         rows={1}
-        autoFocus
         value={value}
         disabled={disabled}
         onChange={(e) => onChange(e.target.value)}
