@@ -42,7 +42,7 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
       >
         <Switch.Thumb className="block size-3 translate-x-0.5 rounded-full bg-white transition-transform data-[state=checked]:translate-x-3.5 dark:bg-zinc-900" />
       </Switch.Root>
-      Show rewound turns
+      <span className="hidden sm:inline">Show rewound turns</span>
     </label>
   );
 }
