@@ -440,7 +440,7 @@ export function forkSession(userId: string, sessionId: string, input: { invocati
         .get();
       copyEvents(tx, source.id, fork.id, boundary);
       copyArtifacts(tx, source, fork.id, input.invocationId ? recordedArtifacts(tx, source, boundary).before : null);
-      copyTasks(tx, source.id, fork.id, boundary);
+      copyTasks(db.$client, source.id, fork.id, boundary);
       return record(tx, fork);
     },
     { behavior: "immediate" },
@@ -480,27 +480,18 @@ function copyArtifacts(tx: Tx, source: SessionRow, to: string, versions: Record<
     }
 }
 
-function copyTasks(tx: Tx, from: string, to: string, boundary: number) {
-  const rows = tx
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.sessionId, from), lt(tasks.position, boundary)))
-    .orderBy(asc(tasks.position))
-    .all();
+/** One prepared statement for every copied task: per-row query building would dominate a long fork. */
+function copyTasks(client: Db["$client"], from: string, to: string, boundary: number) {
+  const rows = client
+    .prepare("SELECT invocation_id, position, data, created_at FROM tasks WHERE session_id = ? AND position < ? ORDER BY position")
+    .all(from, boundary) as { invocation_id: string; position: number; data: string; created_at: number }[];
+  const insert = client.prepare(
+    "INSERT INTO tasks (id, session_id, invocation_id, position, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
   const now = Date.now();
   for (const r of rows) {
     const task = copyTask(parseJson<Task>(r.data), to);
-    tx.insert(tasks)
-      .values({
-        id: task.id,
-        sessionId: to,
-        invocationId: r.invocationId,
-        position: r.position,
-        data: JSON.stringify(task),
-        createdAt: r.createdAt,
-        updatedAt: now,
-      })
-      .run();
+    insert.run(task.id, to, r.invocation_id, r.position, JSON.stringify(task), r.created_at, now);
   }
 }
 
