@@ -1,0 +1,40 @@
+/**
+ * A separate process that mutates one session through the real store: appends, rewinds (undo
+ * included), forks, deletes of forks and file saves, in a random mix. Prints each appended event id
+ * after its transaction commits, then "done". Used by the concurrency and crash tests.
+ * Usage: node --import tsx tests/support/mutator.ts <userId> <sessionId> <operations|forever>
+ */
+import { appendEvents, deleteSession, forkSession, listEvents, rewindSession, saveArtifact, saveTask } from "@/lib/db/queries";
+import { newInvocationId } from "@/lib/session/rewind";
+import type { AdkEvent } from "@/lib/session/types";
+
+const [userId, sessionId, count] = process.argv.slice(2);
+const limit = count === "forever" ? Infinity : Number(count);
+const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+
+function turn(i: number) {
+  const invocationId = newInvocationId();
+  const event = (author: string, text: string, state = {}, artifacts = {}): AdkEvent => ({
+    id: crypto.randomUUID(),
+    invocation_id: invocationId,
+    author,
+    timestamp: Date.now() / 1000,
+    content: { parts: [{ text }] },
+    actions: { state_delta: state, artifact_delta: artifacts },
+  });
+  const file = Math.random() < 0.3 ? saveArtifact(userId, sessionId, { filename: `f${i % 3}.txt`, mimeType: "text/plain", data: Buffer.from(`${process.pid}:${i}`) }) : null;
+  const events = [event("user", `q${i}`), event("worker", `a${i}`, { [`k${i % 5}`]: i, [`p${process.pid}`]: i }, file ? { [file.filename]: file.version } : {})];
+  appendEvents(userId, sessionId, events);
+  saveTask(userId, sessionId, { kind: "task", id: crypto.randomUUID(), contextId: sessionId, status: { state: "completed" }, metadata: { kagent_invocation_id: invocationId } });
+  for (const e of events) console.log(`event ${e.id}`);
+}
+
+for (let i = 0; i < limit; i++) {
+  const roll = Math.random();
+  const events = listEvents(userId, sessionId);
+  if (roll < 0.55 || events.length === 0) turn(i);
+  else if (roll < 0.85) rewindSession(userId, sessionId, pick(events).invocation_id);
+  else if (roll < 0.95) deleteSession(userId, forkSession(userId, sessionId, { invocationId: pick(events).invocation_id }).id);
+  else forkSession(userId, sessionId);
+}
+console.log("done");
