@@ -6,7 +6,7 @@ import { GitFork, PanelRight } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Switch } from "radix-ui";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import { forkChat, rewindChat } from "@/app/(chat)/actions";
 import { cancelTask, streamMessage } from "@/lib/a2a/client";
@@ -29,6 +29,8 @@ interface Streaming {
 
 const invocationOf = (task: Task) => task.metadata?.kagent_invocation_id as string | undefined;
 const noSubscription = () => () => {};
+/** Turns rendered at first, and added by each "Show earlier turns": long chats open and update fast. */
+const TURNS_PER_PAGE = 40;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
@@ -110,6 +112,22 @@ export function Chat({
   };
 
   const visible = (tasks.data ?? []).filter((t) => t.id !== streaming?.task?.id);
+  const [pageCount, setPageCount] = useState(1);
+  const earlier = Math.max(0, visible.length - pageCount * TURNS_PER_PAGE);
+  const shown = earlier ? visible.slice(earlier) : visible;
+  const mainRef = useRef<HTMLElement>(null);
+  const scrollFromBottom = useRef<number | null>(null);
+  // Earlier turns appear above what the user is reading, so keep its distance from the bottom.
+  useLayoutEffect(() => {
+    const main = mainRef.current;
+    if (!main || scrollFromBottom.current === null) return;
+    main.scrollTop = main.scrollHeight - scrollFromBottom.current;
+    scrollFromBottom.current = null;
+  }, [pageCount]);
+  const showEarlier = () => {
+    if (mainRef.current) scrollFromBottom.current = mainRef.current.scrollHeight - mainRef.current.scrollTop;
+    setPageCount((n) => n + 1);
+  };
   useEffect(() => {
     bottomRef.current?.scrollIntoView({ block: "end" });
   }, [visible.length, streaming?.partial, streaming?.task?.history?.length]);
@@ -283,7 +301,7 @@ export function Chat({
             )}
           </div>
         )}
-        <main className="flex-1 overflow-y-auto">
+        <main ref={mainRef} className="flex-1 overflow-y-auto">
           <div className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-6">
             {visible.length === 0 && !streaming && (
               <div className="py-16 text-center text-zinc-500">
@@ -291,7 +309,12 @@ export function Chat({
                 <p className="mt-1 text-sm">Try “set color to red”, “save file notes.txt with content hello” or “recap”.</p>
               </div>
             )}
-            {visible.map((task, i) => {
+            {earlier > 0 && (
+              <Button variant="outline" className="self-center" onClick={showEarlier}>
+                Show earlier turns ({earlier})
+              </Button>
+            )}
+            {shown.map((task, i) => {
               const rewound = task.metadata?.rewound === true;
               const group = task.metadata?.rewound_by as string | undefined;
               const divider = rewound && group && !rewoundGroups.has(group);
@@ -309,7 +332,7 @@ export function Chat({
                     sessionId={sessionId!}
                     task={task}
                     rewound={rewound}
-                    isLast={!streaming && i === visible.length - 1}
+                    isLast={!streaming && i === shown.length - 1}
                     disabled={busy}
                     actions={actions}
                   />
