@@ -58,14 +58,23 @@ export function buildSession(userId: string, invocations: number) {
   return { sessionId: session.id, invocationIds: ids };
 }
 
-/** One more invocation the way the runtime stores it: user event, task, three agent events, task update. */
-export function appendInvocation(userId: string, sessionId: string, i: number) {
+/**
+ * One more invocation: a user event, three agent events and its task. `streamed` stores it the way
+ * the runtime does while a reply streams (each event and each task update on its own); otherwise as
+ * an API client would (one batch of events, one task).
+ */
+export function appendInvocation(userId: string, sessionId: string, i: number, streamed: boolean) {
   const id = newInvocationId();
   const user = event(id, "user", `extra ${i}`);
+  const agent = [event(id, "bench", "calling"), event(id, "bench", "result", { extra: i }), event(id, "bench", `done ${i}`)];
+  if (!streamed) {
+    appendEvents(userId, sessionId, [user, ...agent]);
+    saveTask(userId, sessionId, task(sessionId, id, [user, ...agent]));
+    return;
+  }
   appendEvents(userId, sessionId, [user]);
   const t = task(sessionId, id, [user]);
   saveTask(userId, sessionId, t);
-  const agent = [event(id, "bench", "calling"), event(id, "bench", "result", { extra: i }), event(id, "bench", `done ${i}`)];
   for (const e of agent) appendEvents(userId, sessionId, [e]);
   saveTask(userId, sessionId, { ...task(sessionId, id, [user, ...agent]), id: t.id });
 }

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from "@/lib/errors";
 import { markerParent, rewindTarget, walkRewinds } from "@/lib/session/effective-history";
-import { copyTask } from "@/lib/session/fork";
+import { copyTaskJson } from "@/lib/session/fork";
 import { recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
 import { applyDelta, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "@/lib/session/types";
@@ -483,15 +483,15 @@ function copyArtifacts(tx: Tx, source: SessionRow, to: string, versions: Record<
 /** One prepared statement for every copied task: per-row query building would dominate a long fork. */
 function copyTasks(client: Db["$client"], from: string, to: string, boundary: number) {
   const rows = client
-    .prepare("SELECT invocation_id, position, data, created_at FROM tasks WHERE session_id = ? AND position < ? ORDER BY position")
-    .all(from, boundary) as { invocation_id: string; position: number; data: string; created_at: number }[];
+    .prepare("SELECT id, invocation_id, position, data, created_at FROM tasks WHERE session_id = ? AND position < ? ORDER BY position")
+    .all(from, boundary) as { id: string; invocation_id: string; position: number; data: string; created_at: number }[];
   const insert = client.prepare(
     "INSERT INTO tasks (id, session_id, invocation_id, position, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   const now = Date.now();
   for (const r of rows) {
-    const task = copyTask(parseJson<Task>(r.data), to);
-    insert.run(task.id, to, r.invocation_id, r.position, JSON.stringify(task), r.created_at, now);
+    const copy = copyTaskJson(r.data, { taskId: r.id, from, to });
+    insert.run(copy.id, to, r.invocation_id, r.position, copy.json, r.created_at, now);
   }
 }
 

@@ -1,15 +1,18 @@
 import { randomUUID } from "node:crypto";
-import type { Message, Task } from "@a2a-js/sdk";
 
-/** A task copied into a fork: new task and message ids, the fork as its context (SPEC §2.3 step 6). */
-export function copyTask(task: Task, contextId: string): Task {
+const MESSAGE_ID = /"kind":"message","messageId":"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * A task copied into a fork (SPEC §2.3 step 6): a new task id, a new id for every message, the fork
+ * as context. It edits the stored JSON text, matching our own key order and the old ids exactly, so
+ * a long fork never parses and re-serialises every task.
+ */
+export function copyTaskJson(json: string, ids: { taskId: string; from: string; to: string }): { id: string; json: string } {
   const id = randomUUID();
-  const copyMessage = (m: Message): Message => ({ ...m, messageId: randomUUID(), contextId, taskId: id });
-  return {
-    ...task,
-    id,
-    contextId,
-    history: task.history?.map(copyMessage),
-    status: task.status.message ? { ...task.status, message: copyMessage(task.status.message) } : task.status,
-  };
+  const copied = json
+    .replace(`"id":"${ids.taskId}"`, `"id":"${id}"`)
+    .replaceAll(`"taskId":"${ids.taskId}"`, `"taskId":"${id}"`)
+    .replaceAll(`"contextId":"${ids.from}"`, `"contextId":"${ids.to}"`)
+    .replace(MESSAGE_ID, () => `"kind":"message","messageId":"${randomUUID()}"`);
+  return { id, json: copied };
 }

@@ -1,0 +1,55 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { deleteChat, forkChat, renameChat, rewindChat } from "@/app/(chat)/actions";
+import { guestWithChat, newGuest, snapshot } from "./support/api";
+
+// Server actions read the caller from the request headers; here the headers are the test's, the store is real.
+let authorization: string | null = null;
+vi.mock("next/headers", () => ({ headers: async () => new Headers(authorization ? { authorization } : {}) }));
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+
+const as = (token: string | null) => (authorization = token ? `Bearer ${token}` : null);
+
+describe("server actions", () => {
+  beforeEach(() => as(null));
+
+  it("do their work for the owner", async () => {
+    const alice = await guestWithChat();
+    as(alice.token);
+    const sessionId = alice.sessionId;
+    expect(await renameChat({ sessionId, name: "Renamed" })).toMatchObject({ ok: true, data: { name: "Renamed" } });
+    const rewound = await rewindChat({ sessionId, invocationId: alice.invocations[1] });
+    expect(rewound).toMatchObject({ ok: true, data: { state: { color: "red" } } });
+    expect(await forkChat({ sessionId, invocationId: alice.invocations[0] })).toMatchObject({ ok: true, data: { name: "Fork of Renamed" } });
+    expect(await deleteChat({ sessionId })).toEqual({ ok: true, data: { id: sessionId } });
+  });
+
+  it("refuse another user's chat with not_found, and without auth with unauthorized; nothing changes", async () => {
+    const alice = await guestWithChat();
+    const bob = await newGuest();
+    const sessionId = alice.sessionId;
+    const before = snapshot();
+    const attempts = [
+      () => renameChat({ sessionId, name: "taken" }),
+      () => deleteChat({ sessionId }),
+      () => rewindChat({ sessionId, invocationId: alice.invocations[0] }),
+      () => forkChat({ sessionId, invocationId: alice.invocations[0] }),
+      () => forkChat({ sessionId }),
+    ];
+    for (const [token, code] of [[bob.token, "not_found"], [null, "unauthorized"], ["forged.token.value", "unauthorized"]] as const) {
+      as(token);
+      for (const attempt of attempts) expect(await attempt()).toMatchObject({ ok: false, code });
+    }
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("reject bad input with a clear message and write nothing", async () => {
+    const alice = await guestWithChat();
+    as(alice.token);
+    const before = snapshot();
+    expect(await renameChat({ sessionId: alice.sessionId, name: " " })).toMatchObject({ ok: false, code: "invalid_request" });
+    expect(await rewindChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toEqual({ ok: false, code: "invocation_not_found", error: "Invocation ID not found: e-ghost" });
+    expect(await forkChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toMatchObject({ ok: false, code: "invocation_not_found" });
+    expect(await rewindChat({ sessionId: 5 as never, invocationId: "x" })).toMatchObject({ ok: false, code: "invalid_request" });
+    expect(snapshot()).toEqual(before);
+  });
+});
