@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+import { middle } from "./measure";
 
 const RUNS = 5;
-const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 declare global {
   interface Window {
@@ -56,7 +56,7 @@ test("a 1,000-turn chat: time to a visible list, and from Rewind to here to the 
     await page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" }).click();
     await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Rewind undone" })).toBeVisible();
   }
-  const result = { visible: median(visible), interactive: median(interactive), rewind: median(rewind) };
+  const result = { visible: middle(visible), interactive: middle(interactive), rewind: middle(rewind) };
   console.log("browser medians (ms):", result);
   writeFileSync(process.env.BENCH_OUT!, JSON.stringify(result));
 });

@@ -1,3 +1,10 @@
+/** The median of some timings. */
+export function middle(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /** Median milliseconds of `runs` calls of `fn` (after one warm-up call). */
 export async function median(runs: number, fn: (i: number) => unknown | Promise<unknown>): Promise<number> {
   await fn(-1);
@@ -7,9 +14,7 @@ export async function median(runs: number, fn: (i: number) => unknown | Promise<
     await fn(i);
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  const mid = Math.floor(times.length / 2);
-  return times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return middle(times);
 }
 
 export type Row = { operation: string; target?: string; values: Record<string, number> };

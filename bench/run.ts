@@ -10,7 +10,7 @@ import path from "node:path";
 import { issueToken } from "@/lib/auth";
 import { createUser, deleteSession, forkSession, listEvents, listTasks, rewindSession } from "@/lib/db/queries";
 import { appendInvocation, buildChat, buildSession } from "./fixtures";
-import { median, type Row, table } from "./measure";
+import { median, middle, type Row, table } from "./measure";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DATA = path.join(ROOT, ".bench-data");
@@ -33,28 +33,28 @@ function record(operation: string, size: string, value: number, target?: string)
   results.set(operation, row);
 }
 
-/** Rewind before the middle invocation, then undo it, `RUNS` times: two medians. */
-async function rewindAndUndo(rewind: (id: string) => Promise<string>, middle: string) {
+/** Rewind before the middle invocation, then undo it, `RUNS` times (after a warm-up pair): two medians. */
+async function rewindAndUndo(rewind: (id: string) => Promise<string>, middleId: string) {
   const rewinds: number[] = [];
   const undos: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
-    let t = performance.now();
-    const marker = await rewind(middle);
-    const afterRewind = performance.now() - t;
-    t = performance.now();
+    const start = performance.now();
+    const marker = await rewind(middleId);
+    const rewound = performance.now();
     await rewind(marker);
-    if (i > 0) rewinds.push(afterRewind), undos.push(performance.now() - t);
+    if (i === 0) continue;
+    rewinds.push(rewound - start);
+    undos.push(performance.now() - rewound);
   }
-  const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { rewind: mid(rewinds), undo: mid(undos) };
+  return { rewind: middle(rewinds), undo: middle(undos) };
 }
 
-async function storeBench(userId: string, size: string, sessionId: string, middle: string) {
-  const { rewind, undo } = await rewindAndUndo(async (id) => rewindSession(userId, sessionId, id).event.invocation_id, middle);
+async function storeBench(userId: string, size: string, sessionId: string, middleId: string) {
+  const { rewind, undo } = await rewindAndUndo(async (id) => rewindSession(userId, sessionId, id).event.invocation_id, middleId);
   record("store: rewind before middle", size, rewind, "≤ 25 ms (via HTTP)");
   record("store: undo that rewind", size, undo);
   const forks: string[] = [];
-  record("store: fork before middle", size, await median(RUNS, () => forks.push(forkSession(userId, sessionId, { invocationId: middle }).id)), "≤ 150 ms");
+  record("store: fork before middle", size, await median(RUNS, () => forks.push(forkSession(userId, sessionId, { invocationId: middleId }).id)), "≤ 150 ms");
   for (const id of forks) deleteSession(userId, id);
   record("store: append one invocation", size, await median(RUNS, (i) => appendInvocation(userId, sessionId, i, false)), "≤ 2 ms");
   record("store: append, streamed event by event", size, await median(RUNS, (i) => appendInvocation(userId, sessionId, i, true)));
@@ -73,15 +73,15 @@ async function api(token: string, method: string, url: string, body?: unknown) {
   return json.data as never;
 }
 
-async function httpBench(token: string, size: string, sessionId: string, middle: string) {
+async function httpBench(token: string, size: string, sessionId: string, middleId: string) {
   const path = `/api/sessions/${sessionId}`;
   const rewind = async (id: string) =>
     ((await api(token, "POST", `${path}/rewind`, { rewind_before_invocation_id: id })) as { event: { invocation_id: string } }).event.invocation_id;
-  const timed = await rewindAndUndo(rewind, middle);
+  const timed = await rewindAndUndo(rewind, middleId);
   record("http: rewind before middle", size, timed.rewind, "≤ 25 ms at 10k, ≤ 3× 1k");
   record("http: undo that rewind", size, timed.undo);
   const fork = async () => {
-    const created = (await api(token, "POST", `${path}/fork`, { rewind_before_invocation_id: middle })) as { id: string };
+    const created = (await api(token, "POST", `${path}/fork`, { rewind_before_invocation_id: middleId })) as { id: string };
     return created.id;
   };
   const forks: string[] = [];
@@ -118,13 +118,13 @@ async function startServer(): Promise<ChildProcess> {
 async function main() {
   const userId = createUser();
   const token = await issueToken(userId);
-  const sessions: { size: string; sessionId: string; middle: string }[] = [];
+  const sessions: { size: string; sessionId: string; middleId: string }[] = [];
   for (const n of SIZES) {
     const started = performance.now();
     const { sessionId, invocationIds } = buildSession(userId, n);
     const size = label(n);
     console.log(`built ${n} invocations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    sessions.push({ size, sessionId, middle: invocationIds[Math.floor(n / 2)] });
+    sessions.push({ size, sessionId, middleId: invocationIds[Math.floor(n / 2)] });
     await storeBench(userId, size, sessionId, invocationIds[Math.floor(n / 2)]);
   }
   const chatId = await buildChat(userId, 1000);
@@ -133,7 +133,7 @@ async function main() {
   if (process.env.BENCH_SKIP_BUILD !== "1") run("npx", ["next", "build"], { NEXT_DIST_DIR: DIST });
   const server = await startServer();
   try {
-    for (const s of sessions) await httpBench(token, s.size, s.sessionId, s.middle);
+    for (const s of sessions) await httpBench(token, s.size, s.sessionId, s.middleId);
     const out = path.join(DATA, "browser.json");
     run("npx", ["playwright", "test", "-c", "bench/playwright.config.ts"], { BENCH_URL: BASE, BENCH_TOKEN: token, BENCH_CHAT: chatId, BENCH_OUT: out });
     const browser = JSON.parse(readFileSync(out, "utf8")) as Record<string, number>;
