@@ -177,11 +177,15 @@ export function getSession(userId: string, sessionId: string): SessionRecord {
 
 export function renameSession(userId: string, sessionId: string, name: string): SessionRecord {
   const db = getDb();
-  return db.transaction((tx) => {
-    requireSession(tx, userId, sessionId);
-    const row = tx.update(sessions).set({ name: name.trim() }).where(eq(sessions.id, sessionId)).returning().get();
-    return record(tx, row);
-  });
+  // Immediate, like every write: a read that later upgrades to a write can fail under WAL contention.
+  return db.transaction(
+    (tx) => {
+      requireSession(tx, userId, sessionId);
+      const row = tx.update(sessions).set({ name: name.trim() }).where(eq(sessions.id, sessionId)).returning().get();
+      return record(tx, row);
+    },
+    { behavior: "immediate" },
+  );
 }
 
 export function deleteSession(userId: string, sessionId: string): void {
