@@ -89,7 +89,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   /** Validates and applies everything that must happen before the stream starts. */
-  private begin(params: MessageSendParams, signal?: AbortSignal) {
+  private begin(params: MessageSendParams) {
     const { message } = parseParams(messageParams, params);
     const text = messageText(message as Pick<Message, "parts">).trim();
     const rewindTo = message.metadata?.kagent_rewind_before_invocation_id;
@@ -107,7 +107,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
       if (!text && !rewindTo) throw A2AError.invalidParams("The message has no text");
       const marker = rewindTo ? rewindSession(this.userId, sessionId, rewindTo).event : null;
       if (marker && !text) return { rewound: this.effectiveTask(sessionId, marker.invocation_id, rewindTo!) };
-      return { turn: startTurn({ userId: this.userId, sessionId, agent: this.agent, text, signal }) };
+      return { turn: startTurn({ userId: this.userId, sessionId, agent: this.agent, text, signal: this.signal }) };
     } catch (error) {
       throw toA2AError(error);
     }
@@ -126,7 +126,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: MessageSendParams): AsyncGenerator<StreamResult> {
-    const started = this.begin(params, this.signal);
+    const started = this.begin(params);
     if (started.rewound) {
       yield started.rewound;
       return;
@@ -145,7 +145,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: MessageSendParams): Promise<Task> {
-    const started = this.begin(params, this.signal);
+    const started = this.begin(params);
     if (started.rewound) return started.rewound;
     return started.turn.done.catch((error) => {
       throw toA2AError(error);

@@ -29,7 +29,7 @@ export function checkInvariants(db: Database.Database): string[] {
     for (const s of sessions) checkSession(db, s, problems);
     const gaps = db
       .prepare(
-        `SELECT scope, filename, COUNT(*) AS n, MAX(version) AS top FROM artifacts GROUP BY scope, filename HAVING MIN(version) != 0 OR MAX(version) != COUNT(*) - 1`,
+        `SELECT scope, filename FROM artifacts GROUP BY scope, filename HAVING MIN(version) != 0 OR MAX(version) != COUNT(*) - 1`,
       )
       .all() as { scope: string; filename: string }[];
     for (const g of gaps) problems.push(`artifact ${g.scope}/${g.filename}: versions are not 0..n`);
