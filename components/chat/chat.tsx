@@ -75,11 +75,12 @@ export function Chat({
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const bottomRef = useRef<HTMLDivElement>(null);
   const busy = streaming !== null || pending || leaving;
-  // Text typed before hydration would be dropped by React, so the composer waits for it.
+  // Text typed before hydration would be dropped by React, so the composer waits for it (and for a running rewind or fork).
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const composerReady = hydrated && !pending;
   useEffect(() => {
-    if (hydrated) composerRef.current?.focus();
-  }, [hydrated]);
+    if (composerReady) composerRef.current?.focus();
+  }, [composerReady]);
 
   // The fork's prefilled draft lives in the URL only until it reaches the composer.
   useEffect(() => {
@@ -222,7 +223,6 @@ export function Chat({
       const result = await rewind(invocationId);
       if (!result) return;
       setText(userText);
-      composerRef.current?.focus();
       toast.success(`Rewound ${plural(result.count, "turn")}`, {
         description: "State and files are back to how they were before this message.",
         action: {
@@ -360,7 +360,7 @@ export function Chat({
           </div>
         </main>
         <div className="px-4 pb-4">
-          <Composer ref={composerRef} value={text} onChange={setText} onSend={() => void send(text.trim())} onStop={() => void stop()} streaming={streaming !== null} disabled={leaving || !hydrated} />
+          <Composer ref={composerRef} value={text} onChange={setText} onSend={() => void send(text.trim())} onStop={() => void stop()} streaming={streaming !== null} disabled={leaving || !composerReady} />
         </div>
       </div>
       <div

@@ -14,7 +14,8 @@ export class ChatPage {
 
   async open(path = "/") {
     await this.page.goto(path);
-    await expect(this.composer).toBeVisible();
+    // Editable only once hydrated: anything done to the page before that would be undone.
+    await expect(this.composer).toBeEditable();
   }
 
   /** Picks the agent of a new chat (before its first message). */
