@@ -45,10 +45,17 @@ export function buildSession(userId: string, invocations: number) {
       ids.push(id);
       let artifacts: ArtifactDelta = {};
       if (i % 50 === 0) {
-        const saved = saveArtifact(userId, session.id, { filename: `file-${i % 200}.txt`, mimeType: "text/plain", data: Buffer.from(`v at ${i}`) });
+        const saved = saveArtifact(userId, session.id, {
+          filename: `file-${i % 200}.txt`,
+          mimeType: "text/plain",
+          data: Buffer.from(`v at ${i}`),
+        });
         artifacts = { [saved.filename]: saved.version };
       }
-      const turn = [event(id, "user", `message ${i}`), event(id, "bench", `reply ${i}`, { counter: i, [`key${i % 20}`]: { turn: i } }, artifacts)];
+      const turn = [
+        event(id, "user", `message ${i}`),
+        event(id, "bench", `reply ${i}`, { counter: i, [`key${i % 20}`]: { turn: i } }, artifacts),
+      ];
       events.push(...turn);
       tasks.push(task(session.id, id, turn));
     }

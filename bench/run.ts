@@ -54,7 +54,12 @@ async function storeBench(userId: string, size: string, sessionId: string, middl
   record("store: rewind before middle", size, rewind, "≤ 25 ms (via HTTP)");
   record("store: undo that rewind", size, undo);
   const forks: string[] = [];
-  record("store: fork before middle", size, await median(RUNS, () => forks.push(forkSession(userId, sessionId, { invocationId: middleId }).id)), "≤ 150 ms");
+  record(
+    "store: fork before middle",
+    size,
+    await median(RUNS, () => forks.push(forkSession(userId, sessionId, { invocationId: middleId }).id)),
+    "≤ 150 ms",
+  );
   for (const id of forks) deleteSession(userId, id);
   record("store: append one invocation", size, await median(RUNS, (i) => appendInvocation(userId, sessionId, i, false)), "≤ 2 ms");
   record("store: append, streamed event by event", size, await median(RUNS, (i) => appendInvocation(userId, sessionId, i, true)));
@@ -76,7 +81,8 @@ async function api(token: string, method: string, url: string, body?: unknown) {
 async function httpBench(token: string, size: string, sessionId: string, middleId: string) {
   const path = `/api/sessions/${sessionId}`;
   const rewind = async (id: string) =>
-    ((await api(token, "POST", `${path}/rewind`, { rewind_before_invocation_id: id })) as { event: { invocation_id: string } }).event.invocation_id;
+    ((await api(token, "POST", `${path}/rewind`, { rewind_before_invocation_id: id })) as { event: { invocation_id: string } }).event
+      .invocation_id;
   const timed = await rewindAndUndo(rewind, middleId);
   record("http: rewind before middle", size, timed.rewind, "≤ 25 ms at 10k, ≤ 3× 1k");
   record("http: undo that rewind", size, timed.undo);
@@ -89,9 +95,19 @@ async function httpBench(token: string, size: string, sessionId: string, middleI
   for (const id of forks) await api(token, "DELETE", `/api/sessions/${id}`);
   const invocation = (i: number) => {
     const id = `e-${randomUUID()}`;
-    return ["user", "bench", "bench", "bench"].map((author, k) => ({ invocation_id: id, author, content: { parts: [{ text: `${author} ${i}.${k}` }] }, actions: { state_delta: { extra: i } } }));
+    return ["user", "bench", "bench", "bench"].map((author, k) => ({
+      invocation_id: id,
+      author,
+      content: { parts: [{ text: `${author} ${i}.${k}` }] },
+      actions: { state_delta: { extra: i } },
+    }));
   };
-  record("http: append one invocation (4 events)", size, await median(RUNS, (i) => api(token, "POST", `${path}/events`, invocation(i))), "(≤ 2 ms in the store)");
+  record(
+    "http: append one invocation (4 events)",
+    size,
+    await median(RUNS, (i) => api(token, "POST", `${path}/events`, invocation(i))),
+    "(≤ 2 ms in the store)",
+  );
   record("http: effective history", size, await median(RUNS, () => api(token, "GET", `${path}/events?view=effective`)));
   record("http: list tasks", size, await median(RUNS, () => api(token, "GET", `${path}/tasks`)));
 }
@@ -109,7 +125,13 @@ async function startServer(): Promise<ChildProcess> {
     detached: true,
   });
   for (let i = 0; i < 120; i++) {
-    if (await fetch(`${BASE}/api/agents`).then(() => true, () => false)) return server;
+    if (
+      await fetch(`${BASE}/api/agents`).then(
+        () => true,
+        () => false,
+      )
+    )
+      return server;
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error("the bench server did not start");
@@ -135,7 +157,12 @@ async function main() {
   try {
     for (const s of sessions) await httpBench(token, s.size, s.sessionId, s.middleId);
     const out = path.join(DATA, "browser.json");
-    run("npx", ["playwright", "test", "-c", "bench/playwright.config.ts"], { BENCH_URL: BASE, BENCH_TOKEN: token, BENCH_CHAT: chatId, BENCH_OUT: out });
+    run("npx", ["playwright", "test", "-c", "bench/playwright.config.ts"], {
+      BENCH_URL: BASE,
+      BENCH_TOKEN: token,
+      BENCH_CHAT: chatId,
+      BENCH_OUT: out,
+    });
     const browser = JSON.parse(readFileSync(out, "utf8")) as Record<string, number>;
     record("browser: 1,000-turn chat list visible", "1k", browser.visible, "≤ 1500 ms");
     record("browser: 1,000-turn chat interactive", "1k", browser.interactive);
@@ -148,7 +175,10 @@ async function main() {
   const rows = [...results.values()];
   console.log(`\nMedians of ${RUNS} runs (ms); ×N = ratio to the previous size\n`);
   console.log(table(rows, sizes));
-  writeFileSync(path.join(ROOT, "bench/results.json"), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, sizes, rows }, null, 2));
+  writeFileSync(
+    path.join(ROOT, "bench/results.json"),
+    JSON.stringify({ date: new Date().toISOString(), runs: RUNS, sizes, rows }, null, 2),
+  );
 }
 
 main().then(

@@ -29,7 +29,10 @@ test.describe("chatting with the demo agent", () => {
   test("saves a file and opens it from its chip", async ({ chat, page }) => {
     await chat.open();
     await chat.sendMessage("save file notes.txt with content hello from the test");
-    const chip = chat.agentMessages().getByRole("link", { name: /notes\.txt/ }).first();
+    const chip = chat
+      .agentMessages()
+      .getByRole("link", { name: /notes\.txt/ })
+      .first();
     await expect(chip).toBeVisible();
     const [file] = await Promise.all([page.context().waitForEvent("page"), chip.click()]);
     await expect(file.locator("body")).toContainText("hello from the test");
@@ -64,7 +67,10 @@ test.describe("chatting with the demo agent", () => {
     await chat.sendMessage("hello from a phone");
     await page.goto("/");
     await page.getByRole("button", { name: "Open chats" }).click();
-    await page.getByRole("dialog", { name: "Chats" }).getByRole("link", { name: /hello from a phone/ }).click();
+    await page
+      .getByRole("dialog", { name: "Chats" })
+      .getByRole("link", { name: /hello from a phone/ })
+      .click();
     await chat.expectUserMessages(["hello from a phone"]);
     await expect(page.getByRole("dialog")).toHaveCount(0);
   });

@@ -25,7 +25,9 @@ test("parallel appends, rewinds and forks over HTTP serialise cleanly", async ({
   for (const outcome of outcomes) expect([200, 201, "invocation_not_found"]).toContain(outcome);
 
   const { data: events } = await (await request.get(`${path}/events`, { headers })).json();
-  const appended = outcomes.flatMap((o, i) => (o === 201 && i % 3 !== 0 && i % 5 !== 0 ? turn(i).map((e) => `${e.invocation_id}/${e.author}`) : []));
+  const appended = outcomes.flatMap((o, i) =>
+    o === 201 && i % 3 !== 0 && i % 5 !== 0 ? turn(i).map((e) => `${e.invocation_id}/${e.author}`) : [],
+  );
   const stored = events.filter((e: { actions: { rewind_before_invocation_id?: string } }) => !e.actions.rewind_before_invocation_id);
   expect(stored.map((e: { invocation_id: string; author: string }) => `${e.invocation_id}/${e.author}`).sort()).toEqual(appended.sort());
   const db = new Database(DATABASE, { readonly: true });

@@ -16,7 +16,7 @@ test.describe("Fork chat from here", () => {
     await expect(chat.composer).toHaveValue("set color to blue");
     await expect(await chat.stateValue("color")).toContainText("red");
     await expect(chat.sidebarChat(/^Fork of/)).toBeVisible();
-    const banner = page.getByRole("link", { name: new RegExp(`Forked from`) });
+    const banner = page.getByRole("link", { name: /Forked from/ });
     await expect(banner).toBeVisible();
 
     await chat.composer.fill("");

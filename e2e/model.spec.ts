@@ -1,5 +1,5 @@
-import { expect, test } from "./support/fixtures";
 import { fakeModel, shownTexts } from "./support/fake-openai-client";
+import { expect, test } from "./support/fixtures";
 
 // The `assistant` agent talks to the fake OpenAI-compatible server the suite starts.
 test.describe("a real model through the AI SDK", () => {

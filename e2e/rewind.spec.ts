@@ -23,7 +23,10 @@ test.describe("Rewind to here", () => {
     await expect(await chat.stateValue("color")).toContainText("red");
 
     await chat.messageAction("set color to red", "Rewind to here");
-    await chat.toast(/Rewound 1 turn/).getByRole("button", { name: "Undo" }).click();
+    await chat
+      .toast(/Rewound 1 turn/)
+      .getByRole("button", { name: "Undo" })
+      .click();
     await chat.expectUserMessages(["set color to red"]);
     await expect(await chat.stateValue("color")).toContainText("red");
   });
@@ -31,7 +34,10 @@ test.describe("Rewind to here", () => {
   test("Undo brings the turns, state and files back", async ({ chat }) => {
     await chat.messageAction("set color to blue", "Rewind to here");
     await chat.expectUserMessages(["set color to red"]);
-    await chat.toast(/Rewound 2 turns/).getByRole("button", { name: "Undo" }).click();
+    await chat
+      .toast(/Rewound 2 turns/)
+      .getByRole("button", { name: "Undo" })
+      .click();
     await chat.expectUserMessages(["set color to red", "set color to blue", "save file notes.txt"]);
     await expect(await chat.stateValue("color")).toContainText("blue");
     await expect(chat.statePanel.getByText("notes.txt")).toBeVisible();

@@ -56,7 +56,7 @@ function cookieValue(header: string | null, name: string): string | undefined {
 }
 
 /** Bearer token first, then the cookie: API clients and browsers authenticate the same way. */
-export function tokenFrom(headers: Headers): string | undefined {
+function tokenFrom(headers: Headers): string | undefined {
   const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
   return bearer ?? cookieValue(headers.get("cookie"), AUTH_COOKIE);
 }

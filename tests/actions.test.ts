@@ -19,7 +19,10 @@ describe("server actions", () => {
     expect(await renameChat({ sessionId, name: "Renamed" })).toMatchObject({ ok: true, data: { name: "Renamed" } });
     const rewound = await rewindChat({ sessionId, invocationId: alice.invocations[1] });
     expect(rewound).toMatchObject({ ok: true, data: { state: { color: "red" } } });
-    expect(await forkChat({ sessionId, invocationId: alice.invocations[0] })).toMatchObject({ ok: true, data: { name: "Fork of Renamed" } });
+    expect(await forkChat({ sessionId, invocationId: alice.invocations[0] })).toMatchObject({
+      ok: true,
+      data: { name: "Fork of Renamed" },
+    });
     expect(await deleteChat({ sessionId })).toEqual({ ok: true, data: { id: sessionId } });
   });
 
@@ -35,7 +38,11 @@ describe("server actions", () => {
       () => forkChat({ sessionId, invocationId: alice.invocations[0] }),
       () => forkChat({ sessionId }),
     ];
-    for (const [token, code] of [[bob.token, "not_found"], [null, "unauthorized"], ["forged.token.value", "unauthorized"]] as const) {
+    for (const [token, code] of [
+      [bob.token, "not_found"],
+      [null, "unauthorized"],
+      ["forged.token.value", "unauthorized"],
+    ] as const) {
       as(token);
       for (const attempt of attempts) expect(await attempt()).toMatchObject({ ok: false, code });
     }
@@ -47,8 +54,15 @@ describe("server actions", () => {
     as(alice.token);
     const before = snapshot();
     expect(await renameChat({ sessionId: alice.sessionId, name: " " })).toMatchObject({ ok: false, code: "invalid_request" });
-    expect(await rewindChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toEqual({ ok: false, code: "invocation_not_found", error: "Invocation ID not found: e-ghost" });
-    expect(await forkChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toMatchObject({ ok: false, code: "invocation_not_found" });
+    expect(await rewindChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toEqual({
+      ok: false,
+      code: "invocation_not_found",
+      error: "Invocation ID not found: e-ghost",
+    });
+    expect(await forkChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toMatchObject({
+      ok: false,
+      code: "invocation_not_found",
+    });
     expect(await rewindChat({ sessionId: 5 as never, invocationId: "x" })).toMatchObject({ ok: false, code: "invalid_request" });
     expect(snapshot()).toEqual(before);
   });

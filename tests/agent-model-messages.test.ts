@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { toModelMessages } from "@/lib/agent/model-messages";
 import { modelAgentConfigs } from "@/lib/agent/model-config";
+import { toModelMessages } from "@/lib/agent/model-messages";
 import type { AdkEvent, Part } from "@/lib/session/types";
 
 const ev = (author: string, parts: Part[]): AdkEvent => ({
@@ -21,8 +21,14 @@ describe("model messages from the effective history", () => {
     ]);
     expect(messages).toEqual([
       { role: "user", content: "remember color is red" },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "update_state", input: { key: "color", value: "red" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "update_state", output: { type: "json", value: { ok: true } } }] },
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: "c1", toolName: "update_state", input: { key: "color", value: "red" } }],
+      },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "c1", toolName: "update_state", output: { type: "json", value: { ok: true } } }],
+      },
       { role: "assistant", content: [{ type: "text", text: "Saved." }] },
     ]);
   });
@@ -41,7 +47,10 @@ describe("model messages from the effective history", () => {
 describe("model agent configuration", () => {
   it("adds `assistant` when OPENAI_BASE_URL is set, with the default model", () => {
     expect(modelAgentConfigs({} as NodeJS.ProcessEnv)).toEqual([]);
-    const [assistant] = modelAgentConfigs({ OPENAI_BASE_URL: "http://127.0.0.1:1/v1", OPENAI_API_KEY: "k" } as unknown as NodeJS.ProcessEnv);
+    const [assistant] = modelAgentConfigs({
+      OPENAI_BASE_URL: "http://127.0.0.1:1/v1",
+      OPENAI_API_KEY: "k",
+    } as unknown as NodeJS.ProcessEnv);
     expect(assistant).toMatchObject({ name: "assistant", model: "gpt-4o-mini", apiKey: "k", baseURL: "http://127.0.0.1:1/v1" });
   });
 });

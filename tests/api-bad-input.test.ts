@@ -6,7 +6,13 @@ type Case = [name: string, route: unknown, request: Call, status: number, code: 
 /** Bad requests against a real chat: each gets a 4xx with {error, code} and writes nothing (SPEC §4). */
 function catalogue(sessionId: string): Case[] {
   const params = { id: sessionId };
-  const post = (route: unknown, body: unknown, status: number, code: string | RegExp, name: string): Case => [name, route, { method: "POST", params, body }, status, code];
+  const post = (route: unknown, body: unknown, status: number, code: string | RegExp, name: string): Case => [
+    name,
+    route,
+    { method: "POST", params, body },
+    status,
+    code,
+  ];
   const event = { invocation_id: "i-new", author: "user" };
   const big = "x".repeat(10 * 1024 * 1024 + 1);
   return [
@@ -19,7 +25,13 @@ function catalogue(sessionId: string): Case[] {
     post(routes.sessions.POST, { surprise: true }, 400, "invalid_request", "unknown field"),
     ["empty name (rename)", routes.session.PATCH, { method: "PATCH", params, body: { name: "  " } }, 400, "invalid_request"],
     ["unknown session (get)", routes.session.GET, { params: { id: "no-such-session" } }, 404, "not_found"],
-    ["unknown session (rewind)", routes.rewind.POST, { method: "POST", params: { id: "nope" }, body: { rewind_before_invocation_id: "x" } }, 404, "not_found"],
+    [
+      "unknown session (rewind)",
+      routes.rewind.POST,
+      { method: "POST", params: { id: "nope" }, body: { rewind_before_invocation_id: "x" } },
+      404,
+      "not_found",
+    ],
     post(routes.rewind.POST, {}, 400, "invalid_request", "missing rewind_before_invocation_id"),
     post(routes.rewind.POST, { rewind_before_invocation_id: 7 }, 400, "invalid_request", "wrong type: invocation id"),
     post(routes.rewind.POST, { rewind_before_invocation_id: "e-ghost" }, 400, "invocation_not_found", "unknown invocation (rewind)"),
@@ -29,8 +41,20 @@ function catalogue(sessionId: string): Case[] {
     post(routes.events.POST, "just a string", 400, "invalid_request", "event that is not an object"),
     post(routes.events.POST, { id: "k", data: "{broken" }, 400, "invalid_request", "kagent envelope with bad JSON"),
     post(routes.events.POST, [event, { ...event, author: 3 }], 400, "invalid_request", "a batch with one bad event"),
-    post(routes.events.POST, [event, { ...event, actions: { artifact_delta: { "notes.txt": 99 } } }], 422, "invalid_reference", "artifact delta naming a missing version"),
-    post(routes.events.POST, { ...event, actions: { artifact_delta: { "never.txt": 0 } } }, 422, "invalid_reference", "artifact delta naming a missing file"),
+    post(
+      routes.events.POST,
+      [event, { ...event, actions: { artifact_delta: { "notes.txt": 99 } } }],
+      422,
+      "invalid_reference",
+      "artifact delta naming a missing version",
+    ),
+    post(
+      routes.events.POST,
+      { ...event, actions: { artifact_delta: { "never.txt": 0 } } },
+      422,
+      "invalid_reference",
+      "artifact delta naming a missing file",
+    ),
     post(routes.events.POST, { ...event, actions: { state_delta: "red" } }, 400, "invalid_request", "state_delta that is not an object"),
     post(routes.artifacts.POST, { filename: "../escape.txt", text: "x" }, 400, "invalid_request", "path traversal ../"),
     post(routes.artifacts.POST, { filename: "a/b.txt", text: "x" }, 400, "invalid_request", "path separator"),
@@ -40,12 +64,36 @@ function catalogue(sessionId: string): Case[] {
     post(routes.artifacts.POST, { filename: "x.bin", data_base64: "not base64!" }, 400, "invalid_request", "invalid base64"),
     post(routes.artifacts.POST, { filename: "x.bin", text: "a", data_base64: "YQ==" }, 400, "invalid_request", "both text and base64"),
     post(routes.artifacts.POST, { filename: "x.bin" }, 400, "invalid_request", "neither text nor base64"),
-    ["bad version", routes.artifactFile.GET, { params: { ...params, filename: "notes.txt" }, path: "/x?version=-1" }, 400, "invalid_request"],
+    [
+      "bad version",
+      routes.artifactFile.GET,
+      { params: { ...params, filename: "notes.txt" }, path: "/x?version=-1" },
+      400,
+      "invalid_request",
+    ],
     ["missing version", routes.artifactFile.GET, { params: { ...params, filename: "notes.txt" }, path: "/x?version=9" }, 404, "not_found"],
     ["bad view", routes.events.GET, { params, path: "/x?view=everything" }, 400, "invalid_request"],
-    ["oversized body, truthful length", routes.artifacts.POST, { method: "POST", params, raw: JSON.stringify({ filename: "big", text: big }) }, 413, "payload_too_large"],
-    ["oversized body, lying length", routes.events.POST, { method: "POST", params, raw: big, headers: { "content-length": "10" } }, 413, "payload_too_large"],
-    ["unknown agent (A2A)", routes.a2a.POST, { method: "POST", params: { agent: "nobody" }, body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } } }, 404, "agent_not_found"],
+    [
+      "oversized body, truthful length",
+      routes.artifacts.POST,
+      { method: "POST", params, raw: JSON.stringify({ filename: "big", text: big }) },
+      413,
+      "payload_too_large",
+    ],
+    [
+      "oversized body, lying length",
+      routes.events.POST,
+      { method: "POST", params, raw: big, headers: { "content-length": "10" } },
+      413,
+      "payload_too_large",
+    ],
+    [
+      "unknown agent (A2A)",
+      routes.a2a.POST,
+      { method: "POST", params: { agent: "nobody" }, body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } } },
+      404,
+      "agent_not_found",
+    ],
   ];
 }
 
@@ -56,8 +104,24 @@ const rpcCases: [string, string][] = [
   ["missing method", JSON.stringify({ jsonrpc: "2.0", id: 1, params: {} })],
   ["unknown method", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/explode", params: {} })],
   ["message without parts", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { role: "user" } } })],
-  ["agent-role message", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", messageId: "m", role: "agent", parts: [{ kind: "text", text: "hi" }] } } })],
-  ["empty message", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", messageId: "m", role: "user", parts: [] } } })],
+  [
+    "agent-role message",
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", messageId: "m", role: "agent", parts: [{ kind: "text", text: "hi" }] } },
+    }),
+  ],
+  [
+    "empty message",
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: { message: { kind: "message", messageId: "m", role: "user", parts: [] } },
+    }),
+  ],
   ["unknown task", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "nope" } })],
   ["tasks/get without id", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: {} })],
 ];

@@ -45,8 +45,20 @@ describe("isolation (SPEC §4.1)", () => {
     const { json: tasks } = await call(routes.tasks.GET, { token: alice.token, params: { id: alice.sessionId } });
     const before = snapshot();
     const rpc = (method: string, params: unknown) =>
-      call(routes.a2a.POST, { method: "POST", token: bob.token, params: { agent: "demo" }, body: { jsonrpc: "2.0", id: 1, method, params } });
-    const message = (metadata?: object) => ({ kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "hi" }], contextId: alice.sessionId, metadata });
+      call(routes.a2a.POST, {
+        method: "POST",
+        token: bob.token,
+        params: { agent: "demo" },
+        body: { jsonrpc: "2.0", id: 1, method, params },
+      });
+    const message = (metadata?: object) => ({
+      kind: "message",
+      messageId: "m",
+      role: "user",
+      parts: [{ kind: "text", text: "hi" }],
+      contextId: alice.sessionId,
+      metadata,
+    });
     for (const [method, params] of [
       ["message/send", { message: message() }],
       ["message/send", { message: message({ kagent_rewind_before_invocation_id: alice.invocations[0] }) }],
@@ -66,7 +78,10 @@ describe("isolation (SPEC §4.1)", () => {
     const [header, payload, signature] = alice.token.split(".");
     const bob = await newGuest();
     const tampered = `${header}.${Buffer.from(JSON.stringify({ sub: bob.user_id })).toString("base64url")}.${signature}`;
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(alice.user_id).sign(new TextEncoder().encode("not our secret"));
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(alice.user_id)
+      .sign(new TextEncoder().encode("not our secret"));
     const before = snapshot();
     for (const token of [null, forged, tampered, "garbage", `${header}.${payload}.`]) {
       for (const [name, route, request] of [
@@ -74,7 +89,11 @@ describe("isolation (SPEC §4.1)", () => {
         ["GET sessions", routes.sessions.GET, {}],
         ["POST sessions", routes.sessions.POST, { method: "POST", body: {} }],
         ["GET agents", routes.agents.GET, {}],
-        ["A2A", routes.a2a.POST, { method: "POST", params: { agent: "demo" }, body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } } }],
+        [
+          "A2A",
+          routes.a2a.POST,
+          { method: "POST", params: { agent: "demo" }, body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } } },
+        ],
       ] as [string, unknown, Call][]) {
         const { status, json } = await call(route, { ...request, token });
         expect({ name, status, code: json?.code }).toEqual({ name, status: 401, code: "unauthorized" });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { listEvents } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/invariants";
+import { listEvents } from "@/lib/db/queries";
 import { fileDatabase, startMutator } from "./support/processes";
 
 const WORKERS = 4;
@@ -31,6 +31,8 @@ describe("concurrency (SPEC §5)", () => {
     expect(stored.filter((id) => appended.includes(id)).sort()).toEqual([...appended].sort());
     expect(checkInvariants(db.raw())).toEqual([]);
     expect(reads).toBeGreaterThan(0);
-    console.log(`${WORKERS} processes × ${OPERATIONS} operations, ${appended.length} events appended, ${stored.length} stored, ${reads} consistent reads`);
+    console.log(
+      `${WORKERS} processes × ${OPERATIONS} operations, ${appended.length} events appended, ${stored.length} stored, ${reads} consistent reads`,
+    );
   }, 120_000);
 });

@@ -23,8 +23,16 @@ describe("the invariant checker", () => {
   it.each([
     ["state drifts from the log", "UPDATE sessions SET state = '{\"k\":99}' WHERE id = @id", /state differs from a fresh replay/],
     ["a seq goes missing", "DELETE FROM events WHERE session_id = @id AND seq = 2", /seq 3 where 2 was expected/],
-    ["a marker's link is wrong", "UPDATE events SET marker_parent = 0 WHERE session_id = @id AND marker_parent IS NOT NULL", /marker_parent 0/],
-    ["the derived delta column lies", "UPDATE events SET state_delta = '{\"k\":5}' WHERE session_id = @id AND seq = 2", /state_delta column/],
+    [
+      "a marker's link is wrong",
+      "UPDATE events SET marker_parent = 0 WHERE session_id = @id AND marker_parent IS NOT NULL",
+      /marker_parent 0/,
+    ],
+    [
+      "the derived delta column lies",
+      "UPDATE events SET state_delta = '{\"k\":5}' WHERE session_id = @id AND seq = 2",
+      /state_delta column/,
+    ],
   ])("catches a corrupted row: %s", (_, corruption, expected) => {
     const f = busySession();
     const raw = getDb().$client;

@@ -29,7 +29,13 @@ describe("ADK event → A2A message", () => {
     };
     expect(eventToMessage(call, "s1", "t1")).toMatchObject({
       role: "agent",
-      parts: [{ kind: "data", data: { id: "c1", name: "save_artifact", args: { filename: "n.txt" } }, metadata: { kagent_type: "function_call" } }],
+      parts: [
+        {
+          kind: "data",
+          data: { id: "c1", name: "save_artifact", args: { filename: "n.txt" } },
+          metadata: { kagent_type: "function_call" },
+        },
+      ],
       metadata: { kagent_invocation_id: "e-1", kagent_author: "demo", kagent_event_id: "a1" },
     });
     expect(eventToMessage(call, "s1", "t1").metadata).not.toHaveProperty("kagent_artifact_delta");
@@ -51,23 +57,50 @@ describe("ADK event → A2A message", () => {
   it("marks interrupted text and turns an error event into readable text", () => {
     const interrupted: AdkEvent = { ...base, id: "a3", author: "demo", content: { parts: [{ text: "Hal" }] }, interrupted: true };
     expect(eventToMessage(interrupted, "s", "t").metadata?.kagent_interrupted).toBe(true);
-    const failed: AdkEvent = { ...base, id: "a4", author: "demo", content: { parts: [] }, error_code: "AGENT_ERROR", error_message: "boom" };
+    const failed: AdkEvent = {
+      ...base,
+      id: "a4",
+      author: "demo",
+      content: { parts: [] },
+      error_code: "AGENT_ERROR",
+      error_message: "boom",
+    };
     expect(eventToMessage(failed, "s", "t")).toMatchObject({ parts: [{ kind: "text", text: "boom" }], metadata: { kagent_error: "boom" } });
   });
 
   it("maps inline data to a file part", () => {
-    const event: AdkEvent = { ...base, id: "a5", author: "demo", content: { parts: [{ inline_data: { mime_type: "image/png", data: "AAA=" } }] } };
+    const event: AdkEvent = {
+      ...base,
+      id: "a5",
+      author: "demo",
+      content: { parts: [{ inline_data: { mime_type: "image/png", data: "AAA=" } }] },
+    };
     expect(eventToMessage(event, "s", "t").parts).toEqual([{ kind: "file", file: { bytes: "AAA=", mimeType: "image/png" } }]);
   });
 });
 
 describe("helpers", () => {
   it("messageText joins text parts only", () => {
-    expect(messageText({ parts: [{ kind: "text", text: "a" }, { kind: "data", data: {} }, { kind: "text", text: "b" }] })).toBe("ab");
+    expect(
+      messageText({
+        parts: [
+          { kind: "text", text: "a" },
+          { kind: "data", data: {} },
+          { kind: "text", text: "b" },
+        ],
+      }),
+    ).toBe("ab");
   });
 
   it("agentNote builds an agent text message", () => {
-    expect(agentNote("x", "s", "t", { k: 1 })).toMatchObject({ kind: "message", role: "agent", parts: [{ kind: "text", text: "x" }], contextId: "s", taskId: "t", metadata: { k: 1 } });
+    expect(agentNote("x", "s", "t", { k: 1 })).toMatchObject({
+      kind: "message",
+      role: "agent",
+      parts: [{ kind: "text", text: "x" }],
+      contextId: "s",
+      taskId: "t",
+      metadata: { k: 1 },
+    });
   });
 
   it("joinHistories concatenates task histories in order", () => {

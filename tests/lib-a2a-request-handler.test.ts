@@ -14,7 +14,8 @@ beforeEach(() => {
   userId = createUser();
 });
 
-const transport = (user = userId) => new JsonRpcTransportHandler(new RetraceRequestHandler(getAgent("demo"), user, "http://x/api/a2a/demo"));
+const transport = (user = userId) =>
+  new JsonRpcTransportHandler(new RetraceRequestHandler(getAgent("demo"), user, "http://x/api/a2a/demo"));
 
 async function call(method: string, params: unknown, user?: string): Promise<Rpc> {
   const result = await transport(user).handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
@@ -40,7 +41,8 @@ const message = (text: string, contextId?: string, rewindTo?: string) => ({
   },
 });
 
-const send = async (text: string, contextId?: string, rewindTo?: string) => (await call("message/send", message(text, contextId, rewindTo))).result as Task;
+const send = async (text: string, contextId?: string, rewindTo?: string) =>
+  (await call("message/send", message(text, contextId, rewindTo))).result as Task;
 
 describe("A2A JSON-RPC handler", () => {
   it("message/send without contextId creates a session named after the text", async () => {
@@ -96,8 +98,15 @@ describe("A2A JSON-RPC handler", () => {
     const { contextId } = await send("hi");
     const other = createUser();
     const unknownInvocation = await call("message/send", message("", contextId, "e-missing"));
-    expect(unknownInvocation.error).toMatchObject({ code: -32602, message: "Invocation ID not found: e-missing", data: { code: "invocation_not_found" } });
-    expect((await call("message/send", message("hi", contextId), other)).error).toMatchObject({ code: -32602, data: { code: "not_found" } });
+    expect(unknownInvocation.error).toMatchObject({
+      code: -32602,
+      message: "Invocation ID not found: e-missing",
+      data: { code: "invocation_not_found" },
+    });
+    expect((await call("message/send", message("hi", contextId), other)).error).toMatchObject({
+      code: -32602,
+      data: { code: "not_found" },
+    });
     expect((await call("tasks/get", { id: listTasks(userId, contextId)[0].id }, other)).error?.code).toBe(-32001);
     expect((await call("message/send", { message: { role: "user", parts: "x" } })).error?.code).toBe(-32602);
     expect((await call("message/send", { message: { role: "agent", parts: [] } })).error?.code).toBe(-32602);

@@ -84,7 +84,11 @@ describe("demo agent: turns on the real store", () => {
     expect(events[0].invocation_id).toMatch(/^e-[0-9a-f-]{36}$/);
     expect(events[1].content?.parts?.[0].function_call).toMatchObject({ name: "update_state", args: { key: "color", value: "red" } });
     expect(events[2].actions?.state_delta).toEqual({ color: "red" });
-    expect(events.slice(1).map((e) => [e.partial, e.turn_complete ?? null])).toEqual([[false, null], [false, null], [false, true]]);
+    expect(events.slice(1).map((e) => [e.partial, e.turn_complete ?? null])).toEqual([
+      [false, null],
+      [false, null],
+      [false, true],
+    ]);
     expect(getSession(f.userId, f.sessionId).state).toEqual({ color: "red" });
 
     expect(task.status.state).toBe("completed");
@@ -140,7 +144,7 @@ describe("demo agent: turns on the real store", () => {
     expect(task?.status.state).toBe("canceled");
     const last = listEvents(f.userId, f.sessionId, "all").at(-1)!;
     expect(last).toMatchObject({ interrupted: true, turn_complete: true, content: { parts: [{ text: streamed }] } });
-    expect(task?.history!.at(-1)?.metadata?.kagent_interrupted).toBe(true);
+    expect(task?.history?.at(-1)?.metadata?.kagent_interrupted).toBe(true);
     expect(await cancelTurn(running.taskId)).toBeNull();
     expect(isBusy(f.sessionId)).toBe(false);
   });

@@ -12,7 +12,9 @@ let server: Server;
 let port = 0;
 
 const sse = (res: ServerResponse, delta: object, finish: string | null = null) =>
-  res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+  );
 
 async function completions(req: IncomingMessage, res: ServerResponse) {
   let body = "";
@@ -20,13 +22,18 @@ async function completions(req: IncomingMessage, res: ServerResponse) {
   const messages: { role: string; content: unknown }[] = JSON.parse(body).messages;
   const last = messages.at(-1)!;
   const text = typeof last.content === "string" ? last.content : "";
-  if (text.startsWith("fail")) return res.writeHead(401, { "content-type": "application/json" }).end('{"error":{"message":"Incorrect API key"}}');
+  if (text.startsWith("fail"))
+    return res.writeHead(401, { "content-type": "application/json" }).end('{"error":{"message":"Incorrect API key"}}');
   res.writeHead(200, { "content-type": "text/event-stream" });
   const remember = text.match(/^remember (\S+) is (.+)$/);
   if (last.role === "tool") sse(res, { content: `Done: ${JSON.stringify(last.content)}` }, "stop");
   else if (remember) {
     const args = JSON.stringify({ key: remember[1], value: remember[2] });
-    sse(res, { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "update_state", arguments: args } }] }, "tool_calls");
+    sse(
+      res,
+      { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "update_state", arguments: args } }] },
+      "tool_calls",
+    );
   } else {
     for (let i = 0; i < 100 && !res.destroyed; i++) {
       sse(res, { content: `word${i} ` });
@@ -46,7 +53,8 @@ afterAll(() => {
   server.close();
 });
 
-const agent = () => modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${port}/v1`, model: "fake", apiKey: "k" });
+const agent = () =>
+  modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${port}/v1`, model: "fake", apiKey: "k" });
 
 describe("model agent through the runtime", () => {
   it("turns a tool call into call, response (with its state delta) and final text events", async () => {
@@ -74,7 +82,13 @@ describe("model agent through the runtime", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const deadPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const unreachable = modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${deadPort}/v1`, model: "fake" });
+    const unreachable = modelAgent({
+      name: "assistant",
+      description: "",
+      instruction: "",
+      baseURL: `http://127.0.0.1:${deadPort}/v1`,
+      model: "fake",
+    });
     const task = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: unreachable, text: "hello" }).done;
     expect(task.status.state).toBe("failed");
     expect(task.status.message?.parts[0]).toMatchObject({ text: expect.stringContaining("The model endpoint failed") });
@@ -90,6 +104,9 @@ describe("model agent through the runtime", () => {
     let partials = 0;
     for await (const update of running.updates) if (update.kind === "partial" && ++partials === 3) break;
     expect((await cancelTurn(running.taskId))?.status.state).toBe("canceled");
-    expect(listEvents(f.userId, f.sessionId, "all").at(-1)).toMatchObject({ interrupted: true, content: { parts: [{ text: expect.stringMatching(/^word0 word1 word2/) }] } });
+    expect(listEvents(f.userId, f.sessionId, "all").at(-1)).toMatchObject({
+      interrupted: true,
+      content: { parts: [{ text: expect.stringMatching(/^word0 word1 word2/) }] },
+    });
   });
 });

@@ -57,39 +57,22 @@ describe("effective history (SPEC §2.2)", () => {
   });
 
   it("undo: rewinding before a marker's invocation restores what it hid", () => {
-    expectBoth(
-      [user("i1", "q1"), user("i2", "q2"), user("i3", "q3"), marker("m1", "i2"), marker("m2", "m1")],
-      ["q1", "q2", "q3"],
-    );
+    expectBoth([user("i1", "q1"), user("i2", "q2"), user("i3", "q3"), marker("m1", "i2"), marker("m2", "m1")], ["q1", "q2", "q3"]);
   });
 
   it("redo: rewinding the undo hides the turns again", () => {
-    expectBoth(
-      [user("i1", "q1"), user("i2", "q2"), marker("m1", "i2"), marker("m2", "m1"), marker("m3", "m2")],
-      ["q1"],
-    );
+    expectBoth([user("i1", "q1"), user("i2", "q2"), marker("m1", "i2"), marker("m2", "m1"), marker("m3", "m2")], ["q1"]);
   });
 
   it("stacked rewinds: a rewind to an earlier point, then new turns", () => {
     expectBoth(
-      [
-        user("i1", "q1"),
-        user("i2", "q2"),
-        user("i3", "q3"),
-        marker("m1", "i3"),
-        user("i4", "q4"),
-        marker("m2", "i2"),
-        user("i5", "q5"),
-      ],
+      [user("i1", "q1"), user("i2", "q2"), user("i3", "q3"), marker("m1", "i3"), user("i4", "q4"), marker("m2", "i2"), user("i5", "q5")],
       ["q1", "q5"],
     );
   });
 
   it("a marker inside a hidden range has no effect", () => {
-    expectBoth(
-      [user("i1", "q1"), user("i2", "q2"), user("i3", "q3"), marker("m1", "i3"), user("i4", "q4"), marker("m2", "i2")],
-      ["q1"],
-    );
+    expectBoth([user("i1", "q1"), user("i2", "q2"), user("i3", "q3"), marker("m1", "i3"), user("i4", "q4"), marker("m2", "i2")], ["q1"]);
   });
 
   it("rewinding to an invocation that an earlier rewind already hid", () => {

@@ -7,7 +7,10 @@ import { event } from "./helpers";
 describe("copyTaskJson (SPEC §2.3 step 6)", () => {
   it("gives the task and every message new ids and the fork as context, and leaves content alone", () => {
     const user = event("inv", { author: "user", text: 'a "contextId":"source" look-alike' });
-    const call = { ...event("inv"), content: { parts: [{ function_call: { name: "t", args: { messageId: "mine", contextId: "other" } } }] } };
+    const call = {
+      ...event("inv"),
+      content: { parts: [{ function_call: { name: "t", args: { messageId: "mine", contextId: "other" } } }] },
+    };
     const task: Task = {
       kind: "task",
       id: "task-1",

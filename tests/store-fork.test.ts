@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { markBusy } from "@/lib/agent/busy";
 import { getDb } from "@/lib/db/client";
 import {
+  forkSession,
   getSession,
   listArtifacts,
   listEvents,
@@ -10,7 +11,6 @@ import {
   loadArtifact,
   rewindSession,
   saveTask,
-  forkSession,
 } from "@/lib/db/queries";
 import { event, fixture, texts } from "./helpers";
 
@@ -28,7 +28,17 @@ function threeTurns() {
       id: `task-${inv}`,
       contextId: f.sessionId,
       status: { state: "completed" },
-      history: [{ kind: "message", messageId: `m-${inv}`, role: "user", parts: [{ kind: "text", text: `q${i + 1}` }], contextId: f.sessionId, taskId: `task-${inv}`, metadata: { kagent_invocation_id: inv } }],
+      history: [
+        {
+          kind: "message",
+          messageId: `m-${inv}`,
+          role: "user",
+          parts: [{ kind: "text", text: `q${i + 1}` }],
+          contextId: f.sessionId,
+          taskId: `task-${inv}`,
+          metadata: { kagent_invocation_id: inv },
+        },
+      ],
       metadata: { kagent_invocation_id: inv },
     });
   }
@@ -36,7 +46,12 @@ function threeTurns() {
 }
 
 function snapshot(userId: string, sessionId: string) {
-  return JSON.stringify([getSession(userId, sessionId), listEvents(userId, sessionId), listTasks(userId, sessionId, { includeRewound: true }), listArtifacts(userId, sessionId)]);
+  return JSON.stringify([
+    getSession(userId, sessionId),
+    listEvents(userId, sessionId),
+    listTasks(userId, sessionId, { includeRewound: true }),
+    listArtifacts(userId, sessionId),
+  ]);
 }
 
 describe("fork (SPEC §2.3)", () => {

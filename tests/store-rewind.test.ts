@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { markBusy } from "@/lib/agent/busy";
-import {
-  appendEvents,
-  getSession,
-  listArtifacts,
-  listEvents,
-  listTasks,
-  loadArtifact,
-  rewindSession,
-  saveTask,
-} from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
 import { getDb } from "@/lib/db/client";
+import { appendEvents, getSession, listArtifacts, listEvents, listTasks, loadArtifact, rewindSession, saveTask } from "@/lib/db/queries";
+import { AppError } from "@/lib/errors";
 import { event, fixture, texts } from "./helpers";
 
 /** ADK Python's rewind test set-up (T1/T2). */

@@ -76,9 +76,9 @@ describe("artifacts (SPEC §1, §4.4)", () => {
   it("an artifact_delta naming a missing version rejects the whole batch", () => {
     const a = fixture();
     a.save("f", "x");
-    expect(() =>
-      appendEvents(a.userId, a.sessionId, [event("i1", { state: { k: 1 } }), event("i1", { artifacts: { f: 3 } })]),
-    ).toThrow("Artifact f has no version 3");
+    expect(() => appendEvents(a.userId, a.sessionId, [event("i1", { state: { k: 1 } }), event("i1", { artifacts: { f: 3 } })])).toThrow(
+      "Artifact f has no version 3",
+    );
     expect(getSession(a.userId, a.sessionId).state).toEqual({});
   });
 });

@@ -31,7 +31,7 @@ function ToolBlock({ name, args, response }: { name: string; args?: unknown; res
   );
 }
 
-export function ArtifactChip({ sessionId, filename, version }: { sessionId: string; filename: string; version: number }) {
+function ArtifactChip({ sessionId, filename, version }: { sessionId: string; filename: string; version: number }) {
   return (
     <a
       href={`/api/sessions/${sessionId}/artifacts/${encodeURIComponent(filename)}?version=${version}`}
@@ -45,26 +45,36 @@ export function ArtifactChip({ sessionId, filename, version }: { sessionId: stri
   );
 }
 
-type Block =
+type Block = { key: string } & (
   | { kind: "text"; text: string; interrupted?: boolean; error?: string }
-  | { kind: "tool"; id: string; name: string; args?: unknown; response?: unknown };
+  | { kind: "tool"; id: string; name: string; args?: unknown; response?: unknown }
+);
 
 /** Folds an agent's messages into text and tool blocks (a call and its response share one block). */
 function blocks(messages: Message[]): Block[] {
   const out: Block[] = [];
   for (const m of messages) {
     const meta = m.metadata ?? {};
-    for (const part of m.parts) {
+    for (const [index, part] of m.parts.entries()) {
+      const key = `${m.messageId}:${index}`;
       if (part.kind === "text") {
-        out.push({ kind: "text", text: part.text, interrupted: Boolean(meta.kagent_interrupted), error: meta.kagent_error as string | undefined });
+        out.push({
+          key,
+          kind: "text",
+          text: part.text,
+          interrupted: Boolean(meta.kagent_interrupted),
+          error: meta.kagent_error as string | undefined,
+        });
       } else if (part.kind === "data") {
         const data = part.data as { id?: string; name?: string; args?: unknown; response?: unknown };
         const type = part.metadata?.kagent_type;
-        if (type === "function_call") out.push({ kind: "tool", id: data.id ?? String(out.length), name: data.name ?? "tool", args: data.args });
+        if (type === "function_call") out.push({ key, kind: "tool", id: data.id ?? key, name: data.name ?? "tool", args: data.args });
         if (type === "function_response") {
-          const call = out.find((b): b is Extract<Block, { kind: "tool" }> => b.kind === "tool" && b.id === data.id && b.response === undefined);
+          const call = out.find(
+            (b): b is Extract<Block, { kind: "tool" }> => b.kind === "tool" && b.id === data.id && b.response === undefined,
+          );
           if (call) call.response = data.response ?? {};
-          else out.push({ kind: "tool", id: data.id ?? String(out.length), name: data.name ?? "tool", response: data.response ?? {} });
+          else out.push({ key, kind: "tool", id: data.id ?? key, name: data.name ?? "tool", response: data.response ?? {} });
         }
       }
     }
@@ -76,15 +86,19 @@ export function AgentParts({ sessionId, messages, partial }: { sessionId: string
   const artifacts = messages.flatMap((m) => Object.entries((m.metadata?.kagent_artifact_delta ?? {}) as Record<string, number>));
   return (
     <>
-      {blocks(messages).map((block, i) =>
+      {blocks(messages).map((block) =>
         block.kind === "tool" ? (
-          <ToolBlock key={i} name={block.name} args={block.args} response={block.response} />
+          <ToolBlock key={block.key} name={block.name} args={block.args} response={block.response} />
         ) : block.error ? (
-          <p key={i} role="alert" className="my-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300">
+          <p
+            key={block.key}
+            role="alert"
+            className="my-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-700 dark:border-red-900 dark:bg-red-950 dark:text-red-300"
+          >
             {block.error}
           </p>
         ) : (
-          <div key={i}>
+          <div key={block.key}>
             <Markdown text={block.text} />
             {block.interrupted && <p className="text-xs text-zinc-500 italic">Interrupted</p>}
           </div>

@@ -35,7 +35,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
   return (
-    <label className="flex items-center gap-2 text-xs text-zinc-500">
+    <div className="flex items-center gap-2 text-xs text-zinc-500">
       <Switch.Root
         checked={checked}
         onCheckedChange={onChange}
@@ -44,8 +44,10 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
       >
         <Switch.Thumb className="block size-3 translate-x-0.5 rounded-full bg-white transition-transform data-[state=checked]:translate-x-3.5 dark:bg-zinc-900" />
       </Switch.Root>
-      <span className="hidden sm:inline">Show rewound turns</span>
-    </label>
+      <span className="hidden sm:inline" aria-hidden>
+        Show rewound turns
+      </span>
+    </div>
   );
 }
 
@@ -76,7 +78,11 @@ export function Chat({
   const bottomRef = useRef<HTMLDivElement>(null);
   const busy = streaming !== null || pending || leaving;
   // Text typed before hydration would be dropped by React, so the composer waits for it (and for a running rewind or fork).
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const composerReady = hydrated && !pending;
   useEffect(() => {
     if (composerReady) composerRef.current?.focus();
@@ -124,11 +130,12 @@ export function Chat({
     if (!main || scrollFromBottom.current === null) return;
     main.scrollTop = main.scrollHeight - scrollFromBottom.current;
     scrollFromBottom.current = null;
-  }, [pageCount]);
+  });
   const showEarlier = () => {
     if (mainRef.current) scrollFromBottom.current = mainRef.current.scrollHeight - mainRef.current.scrollTop;
     setPageCount((n) => n + 1);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the list follows new turns and streamed text
   useEffect(() => {
     bottomRef.current?.scrollIntoView({ block: "end" });
   }, [visible.length, streaming?.partial, streaming?.task?.history?.length]);
@@ -269,7 +276,9 @@ export function Chat({
         <header className="flex items-center gap-3 border-b border-zinc-200 py-2.5 pr-4 pl-12 md:pl-4 dark:border-zinc-800">
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">{current?.name ?? "New chat"}</h1>
           {current ? (
-            <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{current.agent}</span>
+            <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+              {current.agent}
+            </span>
           ) : (
             <select
               aria-label="Agent"
@@ -322,7 +331,7 @@ export function Chat({
               return (
                 <div key={task.id} className="space-y-6">
                   {divider && (
-                    <div data-testid="rewind-divider" role="separator" className="flex items-center gap-3 text-xs text-zinc-500">
+                    <div data-testid="rewind-divider" className="flex items-center gap-3 text-xs text-zinc-500">
                       <span className="h-px flex-1 bg-zinc-300 dark:bg-zinc-700" />
                       Rewound turns
                       <span className="h-px flex-1 bg-zinc-300 dark:bg-zinc-700" />
@@ -360,7 +369,15 @@ export function Chat({
           </div>
         </main>
         <div className="px-4 pb-4">
-          <Composer ref={composerRef} value={text} onChange={setText} onSend={() => void send(text.trim())} onStop={() => void stop()} streaming={streaming !== null} disabled={leaving || !composerReady} />
+          <Composer
+            ref={composerRef}
+            value={text}
+            onChange={setText}
+            onSend={() => void send(text.trim())}
+            onStop={() => void stop()}
+            streaming={streaming !== null}
+            disabled={leaving || !composerReady}
+          />
         </div>
       </div>
       <div

@@ -1,11 +1,11 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertDialog } from "radix-ui";
-import { Copy, MoreHorizontal, Moon, Pencil, Plus, Sun, Trash2 } from "lucide-react";
+import { Copy, Moon, MoreHorizontal, Pencil, Plus, Sun, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useTheme } from "next-themes";
+import { AlertDialog } from "radix-ui";
 import { useState } from "react";
 import { toast } from "sonner";
 import { deleteChat, forkChat, renameChat } from "@/app/(chat)/actions";
@@ -14,6 +14,7 @@ import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
+import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";
 import { unwrapAction } from "./unwrap-action";
 
@@ -21,7 +22,12 @@ const DAY = 86_400_000;
 
 function groupByDay(sessions: SessionSummary[], now = Date.now()) {
   const startOfToday = new Date(now).setHours(0, 0, 0, 0);
-  const groups: [string, SessionSummary[]][] = [["Today", []], ["Yesterday", []], ["Previous 7 days", []], ["Older", []]];
+  const groups: [string, SessionSummary[]][] = [
+    ["Today", []],
+    ["Yesterday", []],
+    ["Previous 7 days", []],
+    ["Older", []],
+  ];
   for (const s of sessions) {
     const t = Date.parse(s.updated_at);
     const index = t >= startOfToday ? 0 : t >= startOfToday - DAY ? 1 : t >= startOfToday - 7 * DAY ? 2 : 3;
@@ -67,7 +73,7 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
     return (
       <input
         aria-label="Chat name"
-        autoFocus
+        ref={focusOnMount}
         defaultValue={session.name}
         className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm outline-none dark:border-zinc-700 dark:bg-zinc-900"
         onKeyDown={(e) => {
@@ -84,7 +90,12 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
   }
 
   return (
-    <div className={cn("group flex items-center rounded-md", active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/60")}>
+    <div
+      className={cn(
+        "group flex items-center rounded-md",
+        active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/60",
+      )}
+    >
       <Link href={`/chat/${session.id}`} className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm" aria-current={active ? "page" : undefined}>
         {rename.isPending ? rename.variables : session.name}
       </Link>

@@ -73,7 +73,10 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
           <ul className="space-y-1">
             {forks.map((f) => (
               <li key={f.id}>
-                <Link href={`/chat/${f.id}`} className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                <Link
+                  href={`/chat/${f.id}`}
+                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                >
                   <GitFork className="size-3.5 shrink-0" aria-hidden />
                   <span className="truncate">{f.name}</span>
                 </Link>
@@ -83,8 +86,8 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       <p className="mt-auto text-xs text-zinc-500">
-        Rewind restores session keys and files. <code>app:</code> and <code>user:</code> keys and <code>user:</code> files are
-        shared across chats and are not restored.
+        Rewind restores session keys and files. <code>app:</code> and <code>user:</code> keys and <code>user:</code> files are shared across
+        chats and are not restored.
       </p>
     </section>
   );

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { messageText } from "@/lib/a2a/convert";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
+import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";
 import { AgentParts } from "./agent-parts";
 
@@ -49,7 +50,7 @@ function UserMessage({ message, disabled, actions }: { message: Message; disable
       >
         <textarea
           aria-label="Edit message"
-          autoFocus
+          ref={focusOnMount}
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           rows={3}

@@ -9,11 +9,7 @@ const variants: Record<Variant, string> = {
   danger: "bg-red-600 text-white hover:bg-red-500",
 };
 
-export function Button({
-  variant = "ghost",
-  className,
-  ...props
-}: React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({ variant = "ghost", className, ...props }: React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
   return (
     <button
       type="button"

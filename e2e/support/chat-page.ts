@@ -44,7 +44,7 @@ export class ChatPage {
   }
 
   async expectUserMessages(texts: string[]) {
-    await expect(this.userMessages()).toHaveText(texts.map((t) => new RegExp(escape(t))));
+    await expect(this.userMessages()).toHaveText(texts.map((t) => new RegExp(escapeRegExp(t))));
   }
 
   /** Opens the "Message actions" menu of the user message containing `text` and picks `item`. */
@@ -74,6 +74,6 @@ export class ChatPage {
   }
 }
 
-function escape(text: string) {
+function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

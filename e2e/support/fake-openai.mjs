@@ -43,10 +43,28 @@ async function completions(res, body, entry) {
   const id = `chatcmpl-${requests.length}`;
   if (!body.stream) {
     const message = answer.toolCall
-      ? { role: "assistant", content: null, tool_calls: [{ id: `call_${requests.length}`, type: "function", function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args) } }] }
+      ? {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: `call_${requests.length}`,
+              type: "function",
+              function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args) },
+            },
+          ],
+        }
       : { role: "assistant", content: answer.text };
     res.writeHead(200, { "content-type": "application/json" });
-    return res.end(JSON.stringify({ id, object: "chat.completion", created: 1, model: "fake-model", choices: [{ index: 0, message, finish_reason: answer.toolCall ? "tool_calls" : "stop" }] }));
+    return res.end(
+      JSON.stringify({
+        id,
+        object: "chat.completion",
+        created: 1,
+        model: "fake-model",
+        choices: [{ index: 0, message, finish_reason: answer.toolCall ? "tool_calls" : "stop" }],
+      }),
+    );
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   let closed = false;
@@ -62,7 +80,18 @@ async function completions(res, body, entry) {
   }
   res.write(chunk(id, { role: "assistant", content: "" }));
   if (answer.toolCall) {
-    res.write(chunk(id, { tool_calls: [{ index: 0, id: `call_${requests.length}`, type: "function", function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args) } }] }));
+    res.write(
+      chunk(id, {
+        tool_calls: [
+          {
+            index: 0,
+            id: `call_${requests.length}`,
+            type: "function",
+            function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args) },
+          },
+        ],
+      }),
+    );
     res.write(chunk(id, {}, "tool_calls"));
   } else {
     for (const word of answer.text.split(/(?<= )/)) {

@@ -1,4 +1,4 @@
-import type { Message, Part as A2APart, Task } from "@a2a-js/sdk";
+import type { Part as A2APart, Message, Task } from "@a2a-js/sdk";
 import type { AdkEvent } from "@/lib/session/types";
 
 const nonEmpty = (value: object | undefined) => (value && Object.keys(value).length ? value : undefined);
@@ -38,9 +38,7 @@ export function eventToMessage(event: AdkEvent, contextId: string, taskId: strin
 }
 
 export function messageText(message: Pick<Message, "parts">): string {
-  return message.parts
-    .map((p) => (p.kind === "text" ? p.text : ""))
-    .join("");
+  return message.parts.map((p) => (p.kind === "text" ? p.text : "")).join("");
 }
 
 /** A text-only agent message, for status updates such as a failure. */

@@ -1,15 +1,7 @@
-import type {
-  AgentCard,
-  Message,
-  MessageSendParams,
-  Task,
-  TaskIdParams,
-  TaskQueryParams,
-  TaskStatusUpdateEvent,
-} from "@a2a-js/sdk";
+import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQueryParams, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { A2AError, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import { z } from "zod";
-import { cancelTurn, startTurn, type TurnUpdate } from "@/lib/agent/runtime";
+import { cancelTurn, runningTurn, startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { createSession, getSession, getTask, listTasks, rewindSession } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
@@ -29,12 +21,37 @@ export function agentCard(agent: Agent, url: string): AgentCard {
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain", "application/json"],
     skills: [
-      { id: "state", name: "Session state", description: "Set and read session state values.", tags: ["state"], examples: ["set color to red", "what is color?"] },
-      { id: "files", name: "Files", description: "Save and load versioned text files.", tags: ["artifacts"], examples: ["save file notes.txt with content hello", "load file notes.txt"] },
+      {
+        id: "state",
+        name: "Session state",
+        description: "Set and read session state values.",
+        tags: ["state"],
+        examples: ["set color to red", "what is color?"],
+      },
+      {
+        id: "files",
+        name: "Files",
+        description: "Save and load versioned text files.",
+        tags: ["artifacts"],
+        examples: ["save file notes.txt with content hello", "load file notes.txt"],
+      },
       ...(agent.name === "demo"
-        ? [{ id: "recap", name: "Recap", description: "List what the user said in the effective history.", tags: ["history"], examples: ["recap"] }]
+        ? [
+            {
+              id: "recap",
+              name: "Recap",
+              description: "List what the user said in the effective history.",
+              tags: ["history"],
+              examples: ["recap"],
+            },
+          ]
         : []),
-      { id: "rewind", name: "Rewind", description: "Send metadata.kagent_rewind_before_invocation_id to rewind the session first.", tags: ["rewind"] },
+      {
+        id: "rewind",
+        name: "Rewind",
+        description: "Send metadata.kagent_rewind_before_invocation_id to rewind the session first.",
+        tags: ["rewind"],
+      },
     ],
   };
 }
@@ -66,7 +83,9 @@ function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.infer<S
 
 function statusUpdate(task: Task, update: TurnUpdate): TaskStatusUpdateEvent {
   const final = update.kind === "done";
-  const status = final ? update.task.status : { state: "working" as const, timestamp: new Date().toISOString(), message: update.kind === "task" ? undefined : update.message };
+  const status = final
+    ? update.task.status
+    : { state: "working" as const, timestamp: new Date().toISOString(), message: update.kind === "task" ? undefined : update.message };
   return { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final, metadata: task.metadata };
 }
 
@@ -186,7 +205,11 @@ export class RetraceRequestHandler implements A2ARequestHandler {
     throw A2AError.pushNotificationNotSupported();
   }
 
+  /** The task as it is now, then (while it runs here) its final state. */
   async *resubscribe(params: TaskIdParams): AsyncGenerator<StreamResult> {
-    throw A2AError.unsupportedOperation(`tasks/resubscribe (task ${params.id})`);
+    const task = await this.getTask({ id: params.id });
+    yield task;
+    const final = await runningTurn(task.id);
+    if (final) yield final;
   }
 }

@@ -2,7 +2,8 @@ import { SessionBusyError } from "@/lib/errors";
 
 // On globalThis so every Next.js bundle (route handlers, server actions) sees the same turns.
 const holder = globalThis as typeof globalThis & { __retraceBusy?: Set<string> };
-const running = (holder.__retraceBusy ??= new Set<string>());
+holder.__retraceBusy ??= new Set<string>();
+const running = holder.__retraceBusy;
 
 /** Marks a session as running a turn; returns the release function. */
 export function markBusy(sessionId: string): () => void {

@@ -10,10 +10,19 @@ export type Intent =
   | { help: true };
 
 const NAME = String.raw`["'\x60]?([^\s"'\x60]+?)["'\x60]?`;
-const SET = new RegExp(String.raw`^(?:please )?(?:set|update|change|store) (?:the )?(?:state )?(?:(?:key|value of) )?${NAME}(?: (?:to|as) | ?= ?)(.+)$`, "i");
-const GET = new RegExp(String.raw`^(?:please )?(?:what is|what's|whats|get|show|read|tell me) (?:me )?(?:the )?(?:state )?(?:(?:key|value of) )?${NAME}(?: in (?:the )?state)?$`, "i");
-const SAVE = new RegExp(String.raw`^(?:please )?(?:save|write|store) (?:the |a )?(?:file )?${NAME} (?:with (?:the )?(?:content|text)|containing)(?::\s*|\s)([\s\S]*)$`, "i");
-const LOAD = new RegExp(String.raw`^(?:please )?(?:load|open|(?:read|show)(?= (?:me )?(?:the )?file)) (?:me )?(?:the )?(?:file )?${NAME}$`, "i");
+const SET = new RegExp(
+  `^(?:please )?(?:set|update|change|store) (?:the )?(?:state )?(?:(?:key|value of) )?${NAME}(?: (?:to|as) | ?= ?)(.+)$`,
+  "i",
+);
+const GET = new RegExp(
+  `^(?:please )?(?:what is|what's|whats|get|show|read|tell me) (?:me )?(?:the )?(?:state )?(?:(?:key|value of) )?${NAME}(?: in (?:the )?state)?$`,
+  "i",
+);
+const SAVE = new RegExp(
+  String.raw`^(?:please )?(?:save|write|store) (?:the |a )?(?:file )?${NAME} (?:with (?:the )?(?:content|text)|containing)(?::\s*|\s)([\s\S]*)$`,
+  "i",
+);
+const LOAD = new RegExp(`^(?:please )?(?:load|open|(?:read|show)(?= (?:me )?(?:the )?file)) (?:me )?(?:the )?(?:file )?${NAME}$`, "i");
 
 const unquote = (s: string) => s.replace(/^(["'`])([\s\S]*)\1$/, "$2");
 
@@ -40,7 +49,10 @@ export function parseIntent(text: string): Intent {
       reply: (r) => ("error" in r ? `I couldn't save **${filename}**: ${r.error}` : `Saved **${filename}** (version ${r.version}).`),
     };
   }
-  const t = text.trim().replace(/\s+/g, " ").replace(/[.!?]+$/, "");
+  const t = text
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/[.!?]+$/, "");
   let m = t.match(LOAD);
   if (m) {
     const filename = m[1];
@@ -94,13 +106,19 @@ function wordDelay(): number {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms === 0 || signal.aborted) return resolve();
-    const onAbort = () => (clearTimeout(timer), resolve());
-    const timer = setTimeout(() => (signal.removeEventListener("abort", onAbort), resolve()), ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
 /** Streams `text` word by word, then emits it as one final event. */
-export async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<AgentOutput> {
+async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<AgentOutput> {
   const delay = wordDelay();
   for (const word of text.split(/(?<=\s)/)) {
     if (signal.aborted) return;

@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { APICallError, jsonSchema, streamText, tool, type ToolSet } from "ai";
+import { APICallError, jsonSchema, streamText, type ToolSet, tool } from "ai";
 import { z } from "zod";
 import type { AdkEvent, Part } from "@/lib/session/types";
 import type { ModelAgentConfig } from "./model-config";
@@ -70,7 +70,9 @@ export function modelAgent(config: ModelAgentConfig): Agent {
         }
         if (calls.length === 0) return;
         for (const call of calls) {
-          const callPart = { function_call: { id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, never> } };
+          const callPart = {
+            function_call: { id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, never> },
+          };
           yield { type: "event", parts: [callPart] };
           const outcome = executeTool(ctx, call.toolName, call.input);
           const responsePart = { function_response: { id: call.toolCallId, name: call.toolName, response: outcome.response } };

@@ -32,7 +32,10 @@ export function toModelMessages(events: readonly AdkEvent[]): ModelMessage[] {
         const { name, response } = part.function_response;
         const pending = callIds.get(name) ?? [];
         const id = part.function_response.id ?? pending[0] ?? `call_${counter++}`;
-        callIds.set(name, pending.filter((p) => p !== id));
+        callIds.set(
+          name,
+          pending.filter((p) => p !== id),
+        );
         messages.push({
           role: "tool",
           content: [{ type: "tool-result", toolCallId: id, toolName: name, output: { type: "json", value: (response ?? {}) as Json } }],
@@ -48,7 +51,12 @@ function mergeAssistantTurns(messages: ModelMessage[]): ModelMessage[] {
   const merged: ModelMessage[] = [];
   for (const message of messages) {
     const previous = merged.at(-1);
-    if (previous?.role === "assistant" && message.role === "assistant" && Array.isArray(previous.content) && Array.isArray(message.content)) {
+    if (
+      previous?.role === "assistant" &&
+      message.role === "assistant" &&
+      Array.isArray(previous.content) &&
+      Array.isArray(message.content)
+    ) {
       previous.content = [...previous.content, ...message.content];
     } else if (previous?.role === "tool" && message.role === "tool") {
       previous.content = [...previous.content, ...message.content];

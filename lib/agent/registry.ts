@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { demoAgent } from "./demo-agent";
-import { modelAgentConfigs } from "./model-config";
 import { modelAgent } from "./model-agent";
+import { modelAgentConfigs } from "./model-config";
 import type { Agent } from "./types";
 
 /** The demo agent first, then the configured model agents. */

@@ -23,7 +23,8 @@ interface RunningTurn {
 
 // On globalThis so tasks/cancel reaches a turn started by another bundle.
 const holder = globalThis as typeof globalThis & { __retraceTurns?: Map<string, RunningTurn> };
-const running = (holder.__retraceTurns ??= new Map());
+holder.__retraceTurns ??= new Map();
+const running = holder.__retraceTurns;
 
 /** Stops a running turn; resolves with its final task, or null when it is not running. */
 export async function cancelTurn(taskId: string): Promise<Task | null> {
@@ -31,6 +32,11 @@ export async function cancelTurn(taskId: string): Promise<Task | null> {
   if (!turn) return null;
   turn.controller.abort();
   return turn.done;
+}
+
+/** Resolves with a running turn's final task, or null when it is not running in this process. */
+export async function runningTurn(taskId: string): Promise<Task | null> {
+  return running.get(taskId)?.done ?? null;
 }
 
 /** A small unbounded queue: the turn runs on its own; readers may stop listening without stopping it. */
@@ -153,7 +159,11 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
           pending += output.text;
           updates.push({
             kind: "partial",
-            message: agentNote(output.text, sessionId, taskId, { kagent_invocation_id: invocationId, kagent_author: agent.name, adk_partial: true }),
+            message: agentNote(output.text, sessionId, taskId, {
+              kagent_invocation_id: invocationId,
+              kagent_author: agent.name,
+              adk_partial: true,
+            }),
           });
         } else if (output.parts.some((p) => p.text !== undefined)) {
           pending = "";
@@ -188,9 +198,11 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
   });
   running.set(taskId, { controller, done });
   if (opts.signal?.aborted) controller.abort();
-  done.then(
-    (final) => updates.push({ kind: "done", task: structuredClone(final) }),
-    (error) => console.error(`turn ${invocationId} could not finish:`, error),
-  ).finally(() => updates.close());
+  done
+    .then(
+      (final) => updates.push({ kind: "done", task: structuredClone(final) }),
+      (error) => console.error(`turn ${invocationId} could not finish:`, error),
+    )
+    .finally(() => updates.close());
   return { taskId, invocationId, updates, done };
 }

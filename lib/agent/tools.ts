@@ -6,7 +6,10 @@ import type { InvocationContext } from "./types";
 
 /** The four tools of ADK's rewind sample, shared by every agent. */
 export const toolInputs = {
-  update_state: z.object({ key: z.string().min(1).describe("state key, e.g. color or user:name"), value: z.json().describe("the value to store") }),
+  update_state: z.object({
+    key: z.string().min(1).describe("state key, e.g. color or user:name"),
+    value: z.json().describe("the value to store"),
+  }),
   load_state: z.object({ key: z.string().min(1).describe("state key to read") }),
   save_artifact: z.object({
     filename: z.string().min(1).describe("file name, e.g. notes.txt"),
@@ -24,7 +27,7 @@ export const toolDescriptions: Record<ToolName, string> = {
 
 export type ToolName = keyof typeof toolInputs;
 
-export function isToolName(name: string): name is ToolName {
+function isToolName(name: string): name is ToolName {
   return name in toolInputs;
 }
 

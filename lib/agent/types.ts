@@ -17,9 +17,7 @@ export interface InvocationContext {
  * An agent streams text deltas (shown live, never stored) and emits whole events, which the
  * runtime persists: a final text, a function call, or a function response with its actions.
  */
-export type AgentOutput =
-  | { type: "text-delta"; text: string }
-  | { type: "event"; parts: Part[]; actions?: EventActions };
+export type AgentOutput = { type: "text-delta"; text: string } | { type: "event"; parts: Part[]; actions?: EventActions };
 
 export interface Agent {
   name: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { getUserId } from "@/lib/auth";
 import { AppError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
 
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 type Result = Response | { data: unknown; status?: number; message?: string };
 interface Context<P> {

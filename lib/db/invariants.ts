@@ -28,9 +28,7 @@ export function checkInvariants(db: Database.Database): string[] {
     const sessions = db.prepare("SELECT id, state, initial_state, last_seq FROM sessions").all() as SessionRow[];
     for (const s of sessions) checkSession(db, s, problems);
     const gaps = db
-      .prepare(
-        `SELECT scope, filename FROM artifacts GROUP BY scope, filename HAVING MIN(version) != 0 OR MAX(version) != COUNT(*) - 1`,
-      )
+      .prepare(`SELECT scope, filename FROM artifacts GROUP BY scope, filename HAVING MIN(version) != 0 OR MAX(version) != COUNT(*) - 1`)
       .all() as { scope: string; filename: string }[];
     for (const g of gaps) problems.push(`artifact ${g.scope}/${g.filename}: versions are not 0..n`);
   });
@@ -44,7 +42,10 @@ function checkSession(db: Database.Database, s: SessionRow, problems: string[]) 
     .prepare("SELECT seq, id, invocation_id, data, state_delta, marker_parent FROM events WHERE session_id = ? ORDER BY seq")
     .all(s.id) as EventRow[];
   const checkpoints = new Map(
-    (db.prepare("SELECT seq, state FROM state_checkpoints WHERE session_id = ?").all(s.id) as { seq: number; state: string }[]).map((c) => [c.seq, c.state]),
+    (db.prepare("SELECT seq, state FROM state_checkpoints WHERE session_id = ?").all(s.id) as { seq: number; state: string }[]).map((c) => [
+      c.seq,
+      c.state,
+    ]),
   );
   const firstSeq = new Map<string, number>();
   const ids = new Set<string>();
@@ -71,7 +72,9 @@ function checkSession(db: Database.Database, s: SessionRow, problems: string[]) 
   if (s.last_seq !== events.length) say(`last_seq ${s.last_seq} but ${events.length} events`);
   if (!deepEqual(JSON.parse(s.state), replayState(JSON.parse(s.initial_state) as State, deltas))) say("state differs from a fresh replay");
   const orphans = db
-    .prepare("SELECT COUNT(*) AS n FROM tasks t WHERE t.session_id = ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.session_id = t.session_id AND e.invocation_id = t.invocation_id)")
+    .prepare(
+      "SELECT COUNT(*) AS n FROM tasks t WHERE t.session_id = ? AND NOT EXISTS (SELECT 1 FROM events e WHERE e.session_id = t.session_id AND e.invocation_id = t.invocation_id)",
+    )
     .get(s.id) as { n: number };
   if (orphans.n) say(`${orphans.n} task(s) without events`);
 }

@@ -3,13 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Task } from "@a2a-js/sdk";
 import { and, asc, desc, eq, gte, isNotNull, lt, lte, max, min, sql } from "drizzle-orm";
 import { isBusy } from "@/lib/agent/busy";
-import {
-  InvalidReferenceError,
-  InvocationNotFoundError,
-  NotFoundError,
-  SessionBusyError,
-  ValidationError,
-} from "@/lib/errors";
+import { InvalidReferenceError, InvocationNotFoundError, NotFoundError, SessionBusyError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget, walkRewinds } from "@/lib/session/effective-history";
 import { copyTaskJson } from "@/lib/session/fork";
 import { recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
@@ -22,7 +16,7 @@ import type { ArtifactInfo, SessionRecord, SessionSummary } from "./types";
 export type { ArtifactInfo, SessionRecord, SessionSummary };
 
 /** A state snapshot every this many events bounds the replay a rewind or fork does. */
-export const CHECKPOINT_EVERY = 256;
+const CHECKPOINT_EVERY = 256;
 
 type SessionRow = typeof sessions.$inferSelect;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -231,13 +225,7 @@ function appendEventsTx(tx: Tx, row: SessionRow, input: AdkEvent[]): AdkEvent[] 
       const exists = tx
         .select({ v: artifacts.version })
         .from(artifacts)
-        .where(
-          and(
-            eq(artifacts.scope, artifactScope(row, filename)),
-            eq(artifacts.filename, filename),
-            eq(artifacts.version, version),
-          ),
-        )
+        .where(and(eq(artifacts.scope, artifactScope(row, filename)), eq(artifacts.filename, filename), eq(artifacts.version, version)))
         .get();
       if (!exists) throw new InvalidReferenceError(`Artifact ${filename} has no version ${version}`);
     }
@@ -264,7 +252,9 @@ function appendEventsTx(tx: Tx, row: SessionRow, input: AdkEvent[]): AdkEvent[] 
       })
       .run();
     if (seq % CHECKPOINT_EVERY === 0) {
-      tx.insert(stateCheckpoints).values({ sessionId: row.id, seq, state: JSON.stringify(state) }).run();
+      tx.insert(stateCheckpoints)
+        .values({ sessionId: row.id, seq, state: JSON.stringify(state) })
+        .run();
     }
     stored.push(event);
   }
@@ -560,11 +550,12 @@ export function listTasks(userId: string, sessionId: string, opts: { includeRewo
 
 // ---------------------------------------------------------------- artifacts
 
-const FILENAME = /^(user:)?[^/\\\u0000-\u001f]{1,255}$/;
+/** Control, bidi-override and path characters would make a name misleading or unsafe to serve. */
+const UNSAFE_IN_FILENAME = /[/\\\p{Cc}\p{Bidi_Control}]/u;
 
-export function validateFilename(filename: string) {
+function validateFilename(filename: string) {
   const bare = filename.replace(/^user:/, "");
-  if (!FILENAME.test(filename) || bare === "." || bare === ".." || bare.trim() === "") {
+  if (UNSAFE_IN_FILENAME.test(filename) || filename.length > 255 || bare === "." || bare === ".." || bare.trim() === "") {
     throw new ValidationError(`Invalid artifact filename: ${JSON.stringify(filename)}`);
   }
 }
@@ -618,9 +609,7 @@ export function listArtifacts(userId: string, sessionId: string): ArtifactInfo[]
     WHERE a.scope IN (${row.id}, ${userArtifactScope(row.userId, row.agent)})
       AND a.version = (SELECT MAX(b.version) FROM artifacts b WHERE b.scope = a.scope AND b.filename = a.filename)
     ORDER BY a.filename`);
-  return rows
-    .filter((r) => !r.tombstone)
-    .map((r) => ({ filename: r.filename, version: r.version, mime_type: r.mime_type, size: r.size }));
+  return rows.filter((r) => !r.tombstone).map((r) => ({ filename: r.filename, version: r.version, mime_type: r.mime_type, size: r.size }));
 }
 
 export function loadArtifact(userId: string, sessionId: string, filename: string, version?: number) {
@@ -638,4 +627,3 @@ export function loadArtifact(userId: string, sessionId: string, filename: string
   if (!found || found.tombstone) throw new NotFoundError(`Artifact not found: ${filename}`);
   return { filename, version: found.version, mime_type: found.mimeType, data: found.data };
 }
-

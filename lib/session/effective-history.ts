@@ -33,7 +33,7 @@ export function markerParent(seq: number, targetFirstSeq: number | null): number
   return targetFirstSeq !== null && targetFirstSeq < seq ? targetFirstSeq - 1 : seq - 1;
 }
 
-export interface RewoundRange {
+interface RewoundRange {
   from: number;
   to: number;
   markerSeq: number;
@@ -63,8 +63,4 @@ export function walkRewinds(lastSeq: number, markers: readonly MarkerLink[]) {
     p = marker.parent;
   }
   return { segments: segments.reverse(), rewound: rewound.reverse() };
-}
-
-export function inSegments(seq: number, segments: readonly Segment[]): boolean {
-  return segments.some(([from, to]) => seq >= from && seq <= to);
 }

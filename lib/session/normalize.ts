@@ -28,7 +28,7 @@ const partSchema = z.looseObject({
 
 const jsonRecord = z.record(z.string(), z.json());
 
-export const adkEventSchema = z.looseObject({
+const adkEventSchema = z.looseObject({
   id: z.string().min(1).max(200).optional(),
   invocation_id: z.string().min(1).max(200),
   author: z.string().min(1).max(200),

@@ -32,21 +32,14 @@ export interface ArtifactRestore {
 }
 
 /** Session-scoped files whose recorded version moved after the boundary (SPEC §2.1 step 4). */
-export function rewindArtifactPlan(
-  current: Record<string, number>,
-  atBoundary: Record<string, number>,
-): ArtifactRestore[] {
+export function rewindArtifactPlan(current: Record<string, number>, atBoundary: Record<string, number>): ArtifactRestore[] {
   return Object.keys(current)
     .filter((filename) => !filename.startsWith("user:") && current[filename] !== atBoundary[filename])
     .sort()
     .map((filename) => ({ filename, restore: atBoundary[filename] ?? null }));
 }
 
-export function rewindMarker(
-  targetInvocationId: string,
-  stateDelta: StateDelta,
-  artifactDelta: ArtifactDelta,
-): AdkEvent {
+export function rewindMarker(targetInvocationId: string, stateDelta: StateDelta, artifactDelta: ArtifactDelta): AdkEvent {
   return {
     id: randomUUID(),
     invocation_id: newInvocationId(),

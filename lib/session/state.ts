@@ -35,7 +35,7 @@ export function replayState(initial: State, deltas: Iterable<StateDelta>): State
   return state;
 }
 
-export function sessionScoped(state: State): State {
+function sessionScoped(state: State): State {
   return { ...splitDelta(state).session };
 }
 

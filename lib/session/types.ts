@@ -7,13 +7,13 @@ export type StateDelta = Record<string, Json>;
 /** filename → version recorded by an event. */
 export type ArtifactDelta = Record<string, number>;
 
-export interface FunctionCall {
+interface FunctionCall {
   id?: string;
   name: string;
   args?: Record<string, Json>;
 }
 
-export interface FunctionResponse {
+interface FunctionResponse {
   id?: string;
   name: string;
   response?: Record<string, Json>;
@@ -27,7 +27,7 @@ export interface Part {
   [key: string]: unknown;
 }
 
-export interface Content {
+interface Content {
   role?: string;
   parts?: Part[];
 }
@@ -52,12 +52,6 @@ export interface AdkEvent {
   error_code?: string | null;
   error_message?: string | null;
   [key: string]: unknown;
-}
-
-/** An event as the store holds it: its position in the session's total order. */
-export interface StoredEvent {
-  seq: number;
-  event: AdkEvent;
 }
 
 /** A rewind marker's jump: walking backwards, reaching `seq` continues at `parent`. */

@@ -1,7 +1,7 @@
 import * as agentCard from "@/app/api/a2a/[agent]/.well-known/agent-card.json/route";
 import * as a2a from "@/app/api/a2a/[agent]/route";
-import * as guest from "@/app/api/auth/guest/route";
 import * as agents from "@/app/api/agents/route";
+import * as guest from "@/app/api/auth/guest/route";
 import * as artifactFile from "@/app/api/sessions/[id]/artifacts/[filename]/route";
 import * as artifacts from "@/app/api/sessions/[id]/artifacts/route";
 import * as events from "@/app/api/sessions/[id]/events/route";
@@ -41,6 +41,7 @@ export async function call(route: unknown, { method = "GET", path = "/api/x", to
   });
   const response = await (route as Route)(request, { params: Promise.resolve(params as never) });
   const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON a route answered
   let json: any;
   try {
     json = JSON.parse(text);
@@ -59,7 +60,9 @@ export async function newGuest() {
 export function snapshot() {
   const db = getDb().$client;
   const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
+    )
     .all() as { name: string }[];
   return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
 }
@@ -71,7 +74,12 @@ export async function guestWithChat() {
   let contextId: string | undefined;
   for (const text of ["set color to red", "save file notes.txt with content hi", "set color to blue"]) {
     const message = { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text }], contextId };
-    const { json } = await call(routes.a2a.POST, { method: "POST", token: user.token, params: { agent: "demo" }, body: { jsonrpc: "2.0", id: 1, method: "message/send", params: { message } } });
+    const { json } = await call(routes.a2a.POST, {
+      method: "POST",
+      token: user.token,
+      params: { agent: "demo" },
+      body: { jsonrpc: "2.0", id: 1, method: "message/send", params: { message } },
+    });
     contextId = json.result.contextId;
   }
   const sessionId = contextId!;

@@ -22,10 +22,22 @@ function turn(i: number) {
     content: { parts: [{ text }] },
     actions: { state_delta: state, artifact_delta: artifacts },
   });
-  const file = Math.random() < 0.3 ? saveArtifact(userId, sessionId, { filename: `f${i % 3}.txt`, mimeType: "text/plain", data: Buffer.from(`${process.pid}:${i}`) }) : null;
-  const events = [event("user", `q${i}`), event("worker", `a${i}`, { [`k${i % 5}`]: i, [`p${process.pid}`]: i }, file ? { [file.filename]: file.version } : {})];
+  const file =
+    Math.random() < 0.3
+      ? saveArtifact(userId, sessionId, { filename: `f${i % 3}.txt`, mimeType: "text/plain", data: Buffer.from(`${process.pid}:${i}`) })
+      : null;
+  const events = [
+    event("user", `q${i}`),
+    event("worker", `a${i}`, { [`k${i % 5}`]: i, [`p${process.pid}`]: i }, file ? { [file.filename]: file.version } : {}),
+  ];
   appendEvents(userId, sessionId, events);
-  saveTask(userId, sessionId, { kind: "task", id: crypto.randomUUID(), contextId: sessionId, status: { state: "completed" }, metadata: { kagent_invocation_id: invocationId } });
+  saveTask(userId, sessionId, {
+    kind: "task",
+    id: crypto.randomUUID(),
+    contextId: sessionId,
+    status: { state: "completed" },
+    metadata: { kagent_invocation_id: invocationId },
+  });
   for (const e of events) console.log(`event ${e.id}`);
 }
 

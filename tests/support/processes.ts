@@ -17,10 +17,14 @@ export function fileDatabase() {
 
 /** Starts tests/support/mutator.ts on `file`; `lines` collects what it printed. */
 export function startMutator(file: string, userId: string, sessionId: string, operations: number | "forever") {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "tests/support/mutator.ts", userId, sessionId, String(operations)], {
-    env: { ...process.env, DATABASE_PATH: file },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", "tests/support/mutator.ts", userId, sessionId, String(operations)],
+    {
+      env: { ...process.env, DATABASE_PATH: file },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const lines: string[] = [];
   let stderr = "";
   let buffer = "";

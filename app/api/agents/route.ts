@@ -1,4 +1,4 @@
-import { handler } from "@/lib/api/handler";
 import { listAgents } from "@/lib/agent/registry";
+import { handler } from "@/lib/api/handler";
 
 export const GET = handler(() => ({ data: listAgents() }));

@@ -1,6 +1,6 @@
+import { listAgents } from "@/lib/agent/registry";
 import { handler, readInput } from "@/lib/api/handler";
 import { createSessionInput } from "@/lib/api/schemas";
-import { listAgents } from "@/lib/agent/registry";
 import { createSession, listSessions } from "@/lib/db/queries";
 import { InvalidReferenceError } from "@/lib/errors";
 

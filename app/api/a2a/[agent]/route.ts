@@ -1,6 +1,6 @@
 import { A2AError, JsonRpcTransportHandler } from "@a2a-js/sdk/server";
-import { getAgent } from "@/lib/agent/registry";
 import { RetraceRequestHandler } from "@/lib/a2a/request-handler";
+import { getAgent } from "@/lib/agent/registry";
 import { errorResponse, readBody } from "@/lib/api/handler";
 import { getUserId } from "@/lib/auth";
 
