@@ -93,8 +93,8 @@ describe("HTTP API (SPEC §4)", () => {
     expect((await save({ filename: "notes.txt", text: "second" })).json.data).toEqual({ filename: "notes.txt", version: 1 });
     expect((await save({ filename: "bin", data_base64: Buffer.from([1, 2, 3]).toString("base64") })).status).toBe(201);
     expect((await call(routes.artifacts.GET, { token: alice.token, params })).json.data).toEqual([
-      { filename: "bin", version: 0, mime_type: "application/octet-stream", size: 3 },
-      { filename: "notes.txt", version: 1, mime_type: "text/plain", size: 6 },
+      { filename: "bin", version: 0, mime_type: "application/octet-stream", size: 3, restored_from: null },
+      { filename: "notes.txt", version: 1, mime_type: "text/plain", size: 6, restored_from: null },
     ]);
   });
 

@@ -51,7 +51,9 @@ describe("artifacts (SPEC §1, §4.4)", () => {
     expect(a.save("notes.txt", "two")).toEqual({ filename: "notes.txt", version: 1 });
     expect(loadArtifact(a.userId, a.sessionId, "notes.txt").data.toString()).toBe("two");
     expect(loadArtifact(a.userId, a.sessionId, "notes.txt", 0).data.toString()).toBe("one");
-    expect(listArtifacts(a.userId, a.sessionId)).toEqual([{ filename: "notes.txt", version: 1, mime_type: "text/plain", size: 3 }]);
+    expect(listArtifacts(a.userId, a.sessionId)).toEqual([
+      { filename: "notes.txt", version: 1, mime_type: "text/plain", size: 3, restored_from: null },
+    ]);
     expect(() => loadArtifact(a.userId, a.sessionId, "notes.txt", 7)).toThrow("Artifact not found");
   });
 

@@ -18,10 +18,13 @@ export const deleteChat = validatedAction(z.object({ sessionId }), ({ sessionId 
 });
 
 /** Rewind to before an invocation; rewinding before a marker's invocation undoes that rewind. */
-export const rewindChat = validatedAction(z.object({ sessionId, invocationId }), ({ sessionId, invocationId }, userId) => {
-  const { event, session } = rewindSession(userId, sessionId, invocationId);
-  return { markerInvocationId: event.invocation_id, state: session.state };
-});
+export const rewindChat = validatedAction(
+  z.object({ sessionId, invocationId, reason: z.enum(["rewind", "undo"]).optional() }),
+  ({ sessionId, invocationId, reason }, userId) => {
+    const { event, session } = rewindSession(userId, sessionId, invocationId, reason);
+    return { markerInvocationId: event.invocation_id, state: session.state };
+  },
+);
 
 /** Fork before an invocation, or duplicate the whole chat when none is given. */
 export const forkChat = validatedAction(

@@ -148,12 +148,19 @@ export function Chat({
     });
   };
 
-  async function send(message: string, rewindBeforeInvocationId?: string) {
+  async function send(message: string, rewindFirst?: { invocationId: string; reason: "edit" | "regenerate" }) {
+    const rewindBeforeInvocationId = rewindFirst?.invocationId;
     setStreaming({ task: null, userText: message, partial: "" });
     if (!rewindBeforeInvocationId) setText("");
     let id = sessionId;
     try {
-      for await (const event of streamMessage({ agent, text: message, contextId: id ?? undefined, rewindBeforeInvocationId })) {
+      for await (const event of streamMessage({
+        agent,
+        text: message,
+        contextId: id ?? undefined,
+        rewindBeforeInvocationId,
+        rewindReason: rewindFirst?.reason,
+      })) {
         if (event.kind === "task") {
           if (!id) {
             id = event.contextId;
@@ -207,14 +214,14 @@ export function Chat({
     }
   }
 
-  async function rewind(invocationId: string) {
+  async function rewind(invocationId: string, reason: "rewind" | "undo") {
     if (!sessionId || busy) return;
     const before = queryClient.getQueryData<Task[]>(queryKeys.tasks(sessionId, false)) ?? [];
     const index = before.findIndex((t) => invocationOf(t) === invocationId);
     setPending(true);
     truncateFrom(sessionId, invocationId);
     try {
-      const result = await unwrapAction(rewindChat({ sessionId, invocationId }));
+      const result = await unwrapAction(rewindChat({ sessionId, invocationId, reason }));
       return { ...result, count: index >= 0 ? before.length - index : 0 };
     } catch (error) {
       toast.error(error instanceof Error ? error.message : String(error));
@@ -227,7 +234,7 @@ export function Chat({
 
   const actions: TurnActions = {
     async rewind(invocationId, userText) {
-      const result = await rewind(invocationId);
+      const result = await rewind(invocationId, "rewind");
       if (!result) return;
       setText(userText);
       toast.success(`Rewound ${plural(result.count, "turn")}`, {
@@ -235,7 +242,7 @@ export function Chat({
         action: {
           label: "Undo",
           onClick: async () => {
-            if (await rewind(result.markerInvocationId)) {
+            if (await rewind(result.markerInvocationId, "undo")) {
               setText("");
               toast.success("Rewind undone");
             }
@@ -260,12 +267,12 @@ export function Chat({
     editAndResend(invocationId, edited) {
       if (!sessionId || busy) return;
       truncateFrom(sessionId, invocationId);
-      void send(edited, invocationId);
+      void send(edited, { invocationId, reason: "edit" });
     },
     regenerate(invocationId, original) {
       if (!sessionId || busy) return;
       truncateFrom(sessionId, invocationId);
-      void send(original, invocationId);
+      void send(original, { invocationId, reason: "regenerate" });
     },
   };
 

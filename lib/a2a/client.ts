@@ -30,6 +30,8 @@ export async function* streamMessage(opts: {
   text: string;
   contextId?: string;
   rewindBeforeInvocationId?: string;
+  /** Why the rewind happens: an "Edit & resend" or a "Regenerate". */
+  rewindReason?: "edit" | "regenerate";
   signal?: AbortSignal;
 }): AsyncGenerator<StreamEvent> {
   const message: Message = {
@@ -38,7 +40,9 @@ export async function* streamMessage(opts: {
     messageId: newId(),
     parts: opts.text ? [{ kind: "text", text: opts.text }] : [],
     ...(opts.contextId ? { contextId: opts.contextId } : {}),
-    ...(opts.rewindBeforeInvocationId ? { metadata: { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId } } : {}),
+    ...(opts.rewindBeforeInvocationId
+      ? { metadata: { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId, retrace_rewind_reason: opts.rewindReason } }
+      : {}),
   };
   const response = await rpc(opts.agent, "message/stream", { message }, opts.signal);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();

@@ -70,7 +70,12 @@ const messageParams = z.looseObject({
     role: z.literal("user", "Only user messages can be sent"),
     parts: z.array(z.looseObject({ kind: z.string(), text: z.string().optional() })),
     contextId: z.string().min(1).optional(),
-    metadata: z.looseObject({ kagent_rewind_before_invocation_id: z.string().min(1).optional() }).nullish(),
+    metadata: z
+      .looseObject({
+        kagent_rewind_before_invocation_id: z.string().min(1).optional(),
+        retrace_rewind_reason: z.enum(["rewind", "edit", "regenerate"]).optional(),
+      })
+      .nullish(),
   }),
 });
 const taskQuery = z.looseObject({ id: z.string().min(1), historyLength: z.int().nonnegative().optional() });
@@ -120,11 +125,10 @@ export class RetraceRequestHandler implements A2ARequestHandler {
       } else {
         if (rewindTo) throw A2AError.invalidParams("A rewind needs the contextId of the session");
         if (!text) throw A2AError.invalidParams("The message has no text");
-        const name = text.split("\n")[0].slice(0, 40).trim() + (text.length > 40 ? "…" : "");
-        sessionId = createSession(this.userId, { agent: this.agent.name, name }).id;
+        sessionId = createSession(this.userId, { agent: this.agent.name }).id;
       }
       if (!text && !rewindTo) throw A2AError.invalidParams("The message has no text");
-      const marker = rewindTo ? rewindSession(this.userId, sessionId, rewindTo).event : null;
+      const marker = rewindTo ? rewindSession(this.userId, sessionId, rewindTo, message.metadata?.retrace_rewind_reason).event : null;
       if (marker && !text) return { rewound: this.effectiveTask(sessionId, marker.invocation_id, rewindTo!) };
       return { turn: startTurn({ userId: this.userId, sessionId, agent: this.agent, text, signal: this.signal }) };
     } catch (error) {

@@ -1,13 +1,10 @@
 import { listEvents } from "@/lib/db/queries";
+import { eventText } from "@/lib/session/names";
 import type { AdkEvent } from "@/lib/session/types";
 
 /** The only way an agent reads its conversation: the effective history (SPEC §2.2), never raw events. */
 export function buildAgentContext(userId: string, sessionId: string): AdkEvent[] {
   return listEvents(userId, sessionId, "effective");
-}
-
-export function eventText(event: AdkEvent): string {
-  return event.content?.parts?.map((p) => p.text ?? "").join("") ?? "";
 }
 
 /** What the user said in `events`, in order, leaving out one invocation (usually the current one). */

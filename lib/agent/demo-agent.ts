@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { eventText } from "@/lib/session/names";
 import type { Json } from "@/lib/session/types";
-import { eventText, userTexts } from "./context";
+import { userTexts } from "./context";
 import { executeTool, type ToolName } from "./tools";
 import type { Agent, AgentOutput, InvocationContext } from "./types";
 

@@ -6,7 +6,8 @@ import { isBusy } from "@/lib/agent/busy";
 import { InvalidReferenceError, InvocationNotFoundError, NotFoundError, SessionBusyError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget, walkRewinds } from "@/lib/session/effective-history";
 import { copyTaskJson } from "@/lib/session/fork";
-import { recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
+import { autoName, eventText, NEW_CHAT } from "@/lib/session/names";
+import { type RewindReason, recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
 import { applyDelta, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "@/lib/session/types";
 import { type Db, getDb } from "./client";
@@ -138,7 +139,8 @@ export function createSession(userId: string, input: { agent?: string; name?: st
           id: randomUUID(),
           userId,
           agent,
-          name: input.name?.trim() || "New chat",
+          name: input.name?.trim() || NEW_CHAT,
+          namedByUser: Boolean(input.name?.trim()),
           state,
           initialState: state,
           createdAt: now,
@@ -175,11 +177,33 @@ export function renameSession(userId: string, sessionId: string, name: string): 
   return db.transaction(
     (tx) => {
       requireSession(tx, userId, sessionId);
-      const row = tx.update(sessions).set({ name: name.trim() }).where(eq(sessions.id, sessionId)).returning().get();
+      const row = tx.update(sessions).set({ name: name.trim(), namedByUser: true }).where(eq(sessions.id, sessionId)).returning().get();
       return record(tx, row);
     },
     { behavior: "immediate" },
   );
+}
+
+/** An automatically named chat takes its name from its first visible user message (or "New chat" when none is left). */
+function refreshAutoName(conn: Conn, sessionId: string) {
+  const row = conn.select().from(sessions).where(eq(sessions.id, sessionId)).get();
+  if (!row || row.namedByUser) return;
+  let name = NEW_CHAT;
+  for (const [from, to] of effectiveLayout(conn, row).segments) {
+    const first = conn
+      .select({ data: events.data })
+      .from(events)
+      .where(and(eq(events.sessionId, row.id), eq(events.author, "user"), gte(events.seq, from), lte(events.seq, to)))
+      .orderBy(asc(events.seq))
+      .limit(1)
+      .get();
+    const text = first ? eventText(parseJson<AdkEvent>(first.data)) : "";
+    if (text) {
+      name = autoName(text);
+      break;
+    }
+  }
+  if (name !== row.name) conn.update(sessions).set({ name }).where(eq(sessions.id, row.id)).run();
 }
 
 export function deleteSession(userId: string, sessionId: string): void {
@@ -267,9 +291,15 @@ function appendEventsTx(tx: Tx, row: SessionRow, input: AdkEvent[]): AdkEvent[] 
 
 export function appendEvents(userId: string, sessionId: string, input: AdkEvent[]): AdkEvent[] {
   const db = getDb();
-  return db.transaction((tx) => appendEventsTx(tx, requireSession(tx, userId, sessionId), input), {
-    behavior: "immediate",
-  });
+  return db.transaction(
+    (tx) => {
+      const row = requireSession(tx, userId, sessionId);
+      const stored = appendEventsTx(tx, row, input);
+      if (!row.namedByUser && row.name === NEW_CHAT) refreshAutoName(tx, row.id);
+      return stored;
+    },
+    { behavior: "immediate" },
+  );
 }
 
 function effectiveLayout(conn: Conn, row: SessionRow) {
@@ -357,7 +387,7 @@ function refuseIfBusy(sessionId: string) {
 // ---------------------------------------------------------------- rewind and fork
 
 /** SPEC §2.1: restores session state and files to just before `invocationId`, in one transaction. */
-export function rewindSession(userId: string, sessionId: string, invocationId: string) {
+export function rewindSession(userId: string, sessionId: string, invocationId: string, reason: RewindReason = "rewind") {
   refuseIfBusy(sessionId);
   const db = getDb();
   return db.transaction(
@@ -370,7 +400,8 @@ export function rewindSession(userId: string, sessionId: string, invocationId: s
       for (const { filename, restore } of rewindArtifactPlan(recorded.current, recorded.before)) {
         artifactDelta[filename] = restoreArtifact(tx, row, filename, restore);
       }
-      const [event] = appendEventsTx(tx, row, [rewindMarker(invocationId, stateDelta, artifactDelta)]);
+      const [event] = appendEventsTx(tx, row, [rewindMarker(invocationId, stateDelta, artifactDelta, reason)]);
+      refreshAutoName(tx, row.id);
       return { event, session: record(tx, requireSession(tx, userId, sessionId)) };
     },
     { behavior: "immediate" },
@@ -399,6 +430,7 @@ function restoreArtifact(tx: Tx, row: SessionRow, filename: string, restore: num
       size: source?.size ?? 0,
       data: source?.data ?? Buffer.alloc(0),
       tombstone: source ? source.tombstone : true,
+      restoredFrom: source ? (source.restoredFrom ?? source.version) : null,
       createdAt: Date.now(),
     })
     .run();
@@ -422,6 +454,7 @@ export function forkSession(userId: string, sessionId: string, input: { invocati
           userId,
           agent: source.agent,
           name: input.name?.trim() || `Fork of ${source.name}`,
+          namedByUser: true,
           state: JSON.stringify(state),
           initialState: source.initialState,
           lastSeq: boundary - 1,
@@ -461,8 +494,8 @@ function copyEvents(tx: Tx, from: string, to: string, boundary: number) {
 function copyArtifacts(tx: Tx, source: SessionRow, to: string, versions: Record<string, number> | null) {
   const copy = (filename: string | null, upTo: number | null) =>
     tx.run(sql`
-      INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, created_at)
-      SELECT ${to}, filename, version, ${to}, user_id, mime_type, size, data, tombstone, created_at
+      INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
+      SELECT ${to}, filename, version, ${to}, user_id, mime_type, size, data, tombstone, restored_from, created_at
       FROM artifacts
       WHERE scope = ${source.id}
         AND (${filename} IS NULL OR filename = ${filename})
@@ -539,11 +572,26 @@ export function listTasks(userId: string, sessionId: string, opts: { includeRewo
     }
     // Tasks of a running invocation can sit past lastSeq until their events land.
     const all = taskRows(1, Number.MAX_SAFE_INTEGER);
+    const markers = new Map(
+      tx
+        .select({ seq: events.seq, data: events.data })
+        .from(events)
+        .where(and(eq(events.sessionId, row.id), isNotNull(events.markerParent)))
+        .all()
+        .map((m) => [m.seq, parseJson<AdkEvent>(m.data)]),
+    );
     return all.map((r) => {
       const task = parseJson<Task>(r.data);
       const hiddenBy = layout.rewound.find((range) => r.position >= range.from && r.position <= range.to);
       if (!hiddenBy) return task;
-      return { ...task, metadata: { ...task.metadata, rewound: true, rewound_by: hiddenBy.markerInvocationId } };
+      const marker = markers.get(hiddenBy.markerSeq);
+      const rewoundBy = {
+        rewound: true,
+        rewound_by: hiddenBy.markerInvocationId,
+        rewound_at: marker ? new Date(marker.timestamp * 1000).toISOString() : null,
+        rewound_reason: (marker?.custom_metadata as { retrace_reason?: string } | undefined)?.retrace_reason ?? "rewind",
+      };
+      return { ...task, metadata: { ...task.metadata, ...rewoundBy } };
     });
   });
 }
@@ -604,12 +652,21 @@ export function saveArtifact(
 export function listArtifacts(userId: string, sessionId: string): ArtifactInfo[] {
   const db = getDb();
   const row = requireSession(db, userId, sessionId);
-  const rows = db.all<{ filename: string; version: number; mime_type: string; size: number; tombstone: number }>(sql`
-    SELECT a.filename, a.version, a.mime_type, a.size, a.tombstone FROM artifacts a
+  const rows = db.all<{
+    filename: string;
+    version: number;
+    mime_type: string;
+    size: number;
+    tombstone: number;
+    restored_from: number | null;
+  }>(sql`
+    SELECT a.filename, a.version, a.mime_type, a.size, a.tombstone, a.restored_from FROM artifacts a
     WHERE a.scope IN (${row.id}, ${userArtifactScope(row.userId, row.agent)})
       AND a.version = (SELECT MAX(b.version) FROM artifacts b WHERE b.scope = a.scope AND b.filename = a.filename)
     ORDER BY a.filename`);
-  return rows.filter((r) => !r.tombstone).map((r) => ({ filename: r.filename, version: r.version, mime_type: r.mime_type, size: r.size }));
+  return rows
+    .filter((r) => !r.tombstone)
+    .map((r) => ({ filename: r.filename, version: r.version, mime_type: r.mime_type, size: r.size, restored_from: r.restored_from }));
 }
 
 export function loadArtifact(userId: string, sessionId: string, filename: string, version?: number) {

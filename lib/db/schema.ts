@@ -17,6 +17,8 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     agent: text("agent").notNull(),
     name: text("name").notNull(),
+    /** False while the name is the automatic one (from the first visible user message). */
+    namedByUser: integer("named_by_user", { mode: "boolean" }).notNull().default(false),
     /** Session-scoped keys only; app:/user: keys live in their own tables. */
     state: text("state").notNull().default("{}"),
     initialState: text("initial_state").notNull().default("{}"),
@@ -105,6 +107,8 @@ export const artifacts = sqliteTable(
     data: blob("data", { mode: "buffer" }).notNull(),
     /** A version that removes the file: listings skip it and loading it is "not found". */
     tombstone: integer("tombstone", { mode: "boolean" }).notNull().default(false),
+    /** For a version a rewind wrote: the original version whose content it brought back. */
+    restoredFrom: integer("restored_from"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],

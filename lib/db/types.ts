@@ -24,4 +24,6 @@ export interface ArtifactInfo {
   version: number;
   mime_type: string;
   size: number;
+  /** Set when a rewind brought this content back: the version it first had. */
+  restored_from: number | null;
 }

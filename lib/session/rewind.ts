@@ -39,7 +39,15 @@ export function rewindArtifactPlan(current: Record<string, number>, atBoundary: 
     .map((filename) => ({ filename, restore: atBoundary[filename] ?? null }));
 }
 
-export function rewindMarker(targetInvocationId: string, stateDelta: StateDelta, artifactDelta: ArtifactDelta): AdkEvent {
+/** Why a rewind happened, kept on its marker (`custom_metadata.retrace_reason`) so the UI can say it. */
+export type RewindReason = "rewind" | "undo" | "edit" | "regenerate" | "switch" | "restore";
+
+export function rewindMarker(
+  targetInvocationId: string,
+  stateDelta: StateDelta,
+  artifactDelta: ArtifactDelta,
+  reason: RewindReason,
+): AdkEvent {
   return {
     id: randomUUID(),
     invocation_id: newInvocationId(),
@@ -50,5 +58,6 @@ export function rewindMarker(targetInvocationId: string, stateDelta: StateDelta,
       artifact_delta: artifactDelta,
       rewind_before_invocation_id: targetInvocationId,
     },
+    custom_metadata: { retrace_reason: reason },
   };
 }

@@ -1,0 +1,17 @@
+import type { AdkEvent } from "./types";
+
+/** The name of a chat that has no visible user message yet. */
+export const NEW_CHAT = "New chat";
+
+const MAX_AUTO_NAME = 40;
+
+/** A chat's automatic name: the first line of its first visible user message, shortened. */
+export function autoName(text: string): string {
+  const line = text.trim().split("\n")[0].trim();
+  return line.length > MAX_AUTO_NAME ? `${line.slice(0, MAX_AUTO_NAME).trim()}…` : line || NEW_CHAT;
+}
+
+/** The text parts of an event, joined. */
+export function eventText(event: AdkEvent): string {
+  return event.content?.parts?.map((p) => p.text ?? "").join("") ?? "";
+}
