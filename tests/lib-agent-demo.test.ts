@@ -1,8 +1,10 @@
+import type { Message } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { messageText } from "@/lib/a2a/convert";
 import { isBusy } from "@/lib/agent/busy";
 import { parseIntent } from "@/lib/agent/demo-agent";
 import { getAgent, listAgents } from "@/lib/agent/registry";
-import { cancelTurn, startTurn } from "@/lib/agent/runtime";
+import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getSession, listArtifacts, listEvents, listTasks, loadArtifact, rewindSession } from "@/lib/db/queries";
 import { SessionBusyError } from "@/lib/errors";
@@ -147,6 +149,32 @@ describe("demo agent: turns on the real store", () => {
     expect(task?.history?.at(-1)?.metadata?.kagent_interrupted).toBe(true);
     expect(await cancelTurn(running.taskId)).toBeNull();
     expect(isBusy(f.sessionId)).toBe(false);
+  });
+
+  it("a late watcher gets the task, the text streamed so far, then the rest of the turn", async () => {
+    const f = fixture();
+    process.env.DEMO_WORD_DELAY_MS = "10";
+    const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" });
+    let streamed = "";
+    for await (const update of running.updates) {
+      if (update.kind !== "partial") continue;
+      streamed += messageText(update.message);
+      if (streamed.split(" ").length > 3) break;
+    }
+    const watched = watchTurn(running.taskId);
+    expect(watched).not.toBeNull();
+    const seen: TurnUpdate[] = [];
+    for await (const update of watched!) seen.push(update);
+    const final = await running.done;
+    expect(seen[0]).toMatchObject({ kind: "task", task: { id: running.taskId } });
+    expect(seen[1]).toMatchObject({ kind: "partial" });
+    const text = seen
+      .filter((u) => u.kind === "partial")
+      .map((u) => messageText((u as { message: Message }).message))
+      .join("");
+    expect(text).toBe(messageText(final.history!.at(-1)!));
+    expect(seen.at(-1)).toEqual({ kind: "done", task: final });
+    expect(watchTurn(running.taskId)).toBeNull();
   });
 
   it("an aborted request signal cancels the turn", async () => {

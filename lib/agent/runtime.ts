@@ -16,9 +16,14 @@ export type TurnUpdate =
   | { kind: "message"; message: Message }
   | { kind: "done"; task: Task };
 
+type Channel<T> = ReturnType<typeof channel<T>>;
+
 interface RunningTurn {
   controller: AbortController;
   done: Promise<Task>;
+  /** The task as stored so far and the text streamed since its last stored message: what a late watcher starts from. */
+  snapshot(): { task: Task; partial: string };
+  watchers: Set<Channel<TurnUpdate>>;
 }
 
 // On globalThis so tasks/cancel reaches a turn started by another bundle.
@@ -37,6 +42,27 @@ export async function cancelTurn(taskId: string): Promise<Task | null> {
 /** Resolves with a running turn's final task, or null when it is not running in this process. */
 export async function runningTurn(taskId: string): Promise<Task | null> {
   return running.get(taskId)?.done ?? null;
+}
+
+/**
+ * Follows a running turn from now on (A2A resubscribe, a reloaded page): the task as it is, the
+ * text streamed so far, then every later update up to the final one. Null when it is not running here.
+ */
+export function watchTurn(taskId: string): AsyncIterable<TurnUpdate> | null {
+  const turn = running.get(taskId);
+  if (!turn) return null;
+  const watcher = channel<TurnUpdate>();
+  const { task, partial } = turn.snapshot();
+  watcher.push({ kind: "task", task: structuredClone(task) });
+  if (partial) watcher.push({ kind: "partial", message: partialMessage(task, partial) });
+  turn.watchers.add(watcher);
+  return watcher;
+}
+
+function partialMessage(task: Task, text: string): Message {
+  const invocationId = task.metadata?.kagent_invocation_id;
+  const author = task.metadata?.kagent_agent;
+  return agentNote(text, task.contextId, task.id, { kagent_invocation_id: invocationId, kagent_author: author, adk_partial: true });
 }
 
 /** A small unbounded queue: the turn runs on its own; readers may stop listening without stopping it. */
@@ -74,6 +100,11 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
   const { userId, sessionId, agent } = opts;
   const controller = new AbortController();
   const updates = channel<TurnUpdate>();
+  const watchers = new Set([updates]);
+  const publish = (update: TurnUpdate) => {
+    for (const watcher of watchers) watcher.push(update);
+  };
+  let pending = "";
   const invocationId = newInvocationId();
   const taskId = randomUUID();
   const now = () => new Date().toISOString();
@@ -109,7 +140,7 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
     release();
     throw error;
   }
-  updates.push({ kind: "task", task: structuredClone(task) });
+  publish({ kind: "task", task: structuredClone(task) });
 
   const finish = (state: TaskState, note?: string) => {
     task.status = {
@@ -122,13 +153,12 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
   };
 
   const run = async (): Promise<Task> => {
-    let pending = "";
     // A text event is usually the turn's last: it waits for the agent's next output so it can carry turn_complete.
     let held: Extract<AgentOutput, { type: "event" }> | null = null;
     const record = (message: Message) => {
       task.history!.push(message);
       saveTask(userId, sessionId, task);
-      updates.push({ kind: "message", message });
+      publish({ kind: "message", message });
     };
     const flush = (extra: Partial<AdkEvent> = {}) => {
       if (held) record(append(agent.name, held.parts, extra, held.actions));
@@ -157,14 +187,7 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
         flush();
         if (output.type === "text-delta") {
           pending += output.text;
-          updates.push({
-            kind: "partial",
-            message: agentNote(output.text, sessionId, taskId, {
-              kagent_invocation_id: invocationId,
-              kagent_author: agent.name,
-              adk_partial: true,
-            }),
-          });
+          publish({ kind: "partial", message: partialMessage(task, output.text) });
         } else if (output.parts.some((p) => p.text !== undefined)) {
           pending = "";
           held = output;
@@ -196,13 +219,15 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
     running.delete(taskId);
     release();
   });
-  running.set(taskId, { controller, done });
+  running.set(taskId, { controller, done, watchers, snapshot: () => ({ task, partial: pending }) });
   if (opts.signal?.aborted) controller.abort();
   done
     .then(
-      (final) => updates.push({ kind: "done", task: structuredClone(final) }),
+      (final) => publish({ kind: "done", task: structuredClone(final) }),
       (error) => console.error(`turn ${invocationId} could not finish:`, error),
     )
-    .finally(() => updates.close());
+    .finally(() => {
+      for (const watcher of watchers) watcher.close();
+    });
   return { taskId, invocationId, updates, done };
 }
