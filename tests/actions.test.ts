@@ -30,7 +30,7 @@ describe("server actions", () => {
     const alice = await guestWithChat();
     const bob = await newGuest();
     const sessionId = alice.sessionId;
-    const before = snapshot();
+    const before = await snapshot();
     const attempts = [
       () => renameChat({ sessionId, name: "taken" }),
       () => deleteChat({ sessionId }),
@@ -46,13 +46,13 @@ describe("server actions", () => {
       as(token);
       for (const attempt of attempts) expect(await attempt()).toMatchObject({ ok: false, code });
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("reject bad input with a clear message and write nothing", async () => {
     const alice = await guestWithChat();
     as(alice.token);
-    const before = snapshot();
+    const before = await snapshot();
     expect(await renameChat({ sessionId: alice.sessionId, name: " " })).toMatchObject({ ok: false, code: "invalid_request" });
     expect(await rewindChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toEqual({
       ok: false,
@@ -64,6 +64,6 @@ describe("server actions", () => {
       code: "invocation_not_found",
     });
     expect(await rewindChat({ sessionId: 5 as never, invocationId: "x" })).toMatchObject({ ok: false, code: "invalid_request" });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -4,7 +4,8 @@ import { AppError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-type Result = Response | { data: unknown; status?: number; message?: string };
+/** A page's cursor travels beside `data` (docs/api.md, "Paging"). */
+type Result = Response | { data: unknown; status?: number; message?: string; next_before?: string | null };
 interface Context<P> {
   request: Request;
   userId: string;
@@ -31,8 +32,8 @@ export function handler<P = Record<string, never>>(fn: (ctx: Context<P>) => Prom
       const userId = await getUserId(request);
       const result = await fn({ request, userId, params: await route.params });
       if (result instanceof Response) return result;
-      const body = result.message === undefined ? { data: result.data } : { data: result.data, message: result.message };
-      return json(body, result.status ?? 200);
+      const { status = 200, ...body } = result;
+      return json(body, status);
     } catch (error) {
       return errorResponse(error);
     }
@@ -72,6 +73,16 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(z.prettifyError(result.error));
   return result.data;
+}
+
+/** The URL's query parameters, validated like a body. */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+  return parse(schema, Object.fromEntries(new URL(request.url).searchParams));
+}
+
+/** Everything, or one page with its cursor: what a listing route answers. */
+export function listing<T>(page: { items: T[]; nextBefore: string | null }, paged: boolean) {
+  return paged ? { data: page.items, next_before: page.nextBefore } : { data: page.items };
 }
 
 export async function readInput<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {

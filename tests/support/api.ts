@@ -10,7 +10,7 @@ import * as rewind from "@/app/api/sessions/[id]/rewind/route";
 import * as session from "@/app/api/sessions/[id]/route";
 import * as tasks from "@/app/api/sessions/[id]/tasks/route";
 import * as sessions from "@/app/api/sessions/route";
-import { getDb } from "@/lib/db/client";
+import { tableRows } from "./db";
 
 type Route = (request: Request, context: { params: Promise<never> }) => Promise<Response>;
 
@@ -57,15 +57,7 @@ export async function newGuest() {
 }
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */
-export function snapshot() {
-  const db = getDb().$client;
-  const tables = db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
-    )
-    .all() as { name: string }[];
-  return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
-}
+export const snapshot = tableRows;
 
 /** A guest with a chat of three demo-agent turns (state and a file), made through the A2A endpoint. */
 export async function guestWithChat() {

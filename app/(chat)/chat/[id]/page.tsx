@@ -5,10 +5,11 @@ import { currentUserId } from "@/lib/auth";
 import { getSession, listTasks } from "@/lib/db/queries";
 import { NotFoundError } from "@/lib/errors";
 
-function load(userId: string | null, id: string) {
+async function load(userId: string | null, id: string) {
   if (!userId) return null;
   try {
-    return { session: getSession(userId, id), tasks: listTasks(userId, id) };
+    const [session, tasks] = await Promise.all([getSession(userId, id), listTasks(userId, id)]);
+    return { session, tasks: tasks.items };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -24,7 +25,7 @@ export default async function ChatPage({
 }) {
   const { id } = await params;
   const { draft } = await searchParams;
-  const loaded = load(await currentUserId(), id);
+  const loaded = await load(await currentUserId(), id);
   if (!loaded) {
     return (
       <main className="flex flex-1 flex-col items-center justify-center gap-3 text-center">

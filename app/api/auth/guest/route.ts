@@ -4,7 +4,7 @@ import { createUser } from "@/lib/db/queries";
 
 export async function POST() {
   try {
-    const userId = createUser();
+    const userId = await createUser();
     const token = await issueToken(userId);
     const response = json({ data: { user_id: userId, token } }, 201);
     const { maxAge, ...options } = AUTH_COOKIE_OPTIONS;

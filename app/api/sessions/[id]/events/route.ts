@@ -1,14 +1,15 @@
-import { handler, parse, readJson } from "@/lib/api/handler";
-import { eventsView } from "@/lib/api/schemas";
-import { appendEvents, listEvents } from "@/lib/db/queries";
+import { handler, listing, readJson, readQuery } from "@/lib/api/handler";
+import { eventsQuery, pageOf } from "@/lib/api/schemas";
+import { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "@/lib/db/queries";
 import { ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
 
 type Params = { id: string };
 
-export const GET = handler<Params>(({ request, userId, params }) => {
-  const view = parse(eventsView, new URL(request.url).searchParams.get("view") ?? undefined);
-  return { data: listEvents(userId, params.id, view) };
+export const GET = handler<Params>(async ({ request, userId, params }) => {
+  const query = readQuery(request, eventsQuery);
+  const page = pageOf(query);
+  return listing(await listEvents(userId, params.id, query.view, page), page !== undefined);
 });
 
 /** One ADK event, an array of them, or kagent's `{id, data}`; snake_case or camelCase. */
@@ -16,6 +17,7 @@ export const POST = handler<Params>(async ({ request, userId, params }) => {
   const body = await readJson(request);
   const items = Array.isArray(body) ? body : [body];
   if (items.length === 0) throw new ValidationError("No events given");
+  if (items.length > MAX_EVENTS_PER_APPEND) throw new ValidationError(`At most ${MAX_EVENTS_PER_APPEND} events per request`);
   const events = items.map((item, i) => {
     try {
       return normalizeEvent(item);
@@ -23,5 +25,5 @@ export const POST = handler<Params>(async ({ request, userId, params }) => {
       throw new ValidationError(`Event ${i}: ${(error as Error).message}`);
     }
   });
-  return { data: appendEvents(userId, params.id, events), status: 201 };
+  return { data: await appendEvents(userId, params.id, events), status: 201 };
 });

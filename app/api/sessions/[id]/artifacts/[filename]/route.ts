@@ -2,9 +2,9 @@ import { handler, parse } from "@/lib/api/handler";
 import { artifactVersion } from "@/lib/api/schemas";
 import { loadArtifact } from "@/lib/db/queries";
 
-export const GET = handler<{ id: string; filename: string }>(({ request, userId, params }) => {
+export const GET = handler<{ id: string; filename: string }>(async ({ request, userId, params }) => {
   const version = parse(artifactVersion, new URL(request.url).searchParams.get("version") ?? undefined);
-  const file = loadArtifact(userId, params.id, params.filename, version);
+  const file = await loadArtifact(userId, params.id, params.filename, version);
   return new Response(new Uint8Array(file.data), {
     headers: {
       "content-type": file.mime_type,

@@ -1,14 +1,19 @@
+/** The PostgreSQL schema: the same tables and columns as lib/db/schema/sqlite.ts, in PostgreSQL's types. */
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 
-const createdAt = () => integer("created_at").notNull();
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+const millis = (name: string) => bigint(name, { mode: "number" });
+const createdAt = () => millis("created_at").notNull();
 
-export const users = sqliteTable("users", {
+export const users = pgTable("users", {
   id: text("id").primaryKey(),
   createdAt: createdAt(),
+  activity: millis("activity").notNull().default(0),
+  storedBytes: millis("stored_bytes").notNull().default(0),
 });
 
-export const sessions = sqliteTable(
+export const sessions = pgTable(
   "sessions",
   {
     id: text("id").primaryKey(),
@@ -17,38 +22,44 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     agent: text("agent").notNull(),
     name: text("name").notNull(),
-    /** False while the name is the automatic one (from the first visible user message). */
-    namedByUser: integer("named_by_user", { mode: "boolean" }).notNull().default(false),
-    /** Session-scoped keys only; app:/user: keys live in their own tables. */
+    namedByUser: boolean("named_by_user").notNull().default(false),
     state: text("state").notNull().default("{}"),
     initialState: text("initial_state").notNull().default("{}"),
     lastSeq: integer("last_seq").notNull().default(0),
+    tailSeq: integer("tail_seq").notNull().default(0),
     forkedFromSessionId: text("forked_from_session_id"),
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
     createdAt: createdAt(),
-    updatedAt: integer("updated_at").notNull(),
+    updatedAt: millis("updated_at").notNull(),
+    activity: millis("activity").notNull().default(0),
+    storedBytes: millis("stored_bytes").notNull().default(0),
+    turnTaskId: text("turn_task_id"),
+    turnOwner: text("turn_owner"),
+    turnLeaseUntil: millis("turn_lease_until"),
+    turnCancel: boolean("turn_cancel").notNull().default(false),
+    treeBuilt: boolean("tree_built").notNull().default(true),
   },
-  (t) => [index("sessions_user_updated").on(t.userId, t.updatedAt), index("sessions_forked_from").on(t.forkedFromSessionId)],
+  (t) => [
+    index("sessions_user_activity").on(t.userId, t.activity),
+    index("sessions_forked_from").on(t.forkedFromSessionId),
+    index("sessions_turn_lease").on(t.turnLeaseUntil).where(sql`turn_task_id IS NOT NULL`),
+  ],
 );
 
-export const events = sqliteTable(
+export const events = pgTable(
   "events",
   {
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
-    /** The session's total order, assigned by the store; never the timestamp. */
     seq: integer("seq").notNull(),
     id: text("id").notNull(),
     invocationId: text("invocation_id").notNull(),
     author: text("author").notNull(),
-    timestamp: real("timestamp").notNull(),
-    /** The whole ADK event, snake_case JSON. */
+    timestamp: doublePrecision("timestamp").notNull(),
     data: text("data").notNull(),
-    /** Session-scoped part of actions.state_delta, so state replays read no event blobs. */
     stateDelta: text("state_delta"),
     artifactDelta: text("artifact_delta"),
-    /** For rewind markers: where the backward effective-history walk continues. */
     markerParent: integer("marker_parent"),
   },
   (t) => [
@@ -59,8 +70,26 @@ export const events = sqliteTable(
   ],
 );
 
-/** Session state after event `seq`, every CHECKPOINT_EVERY events, so rewinds replay a bounded tail. */
-export const stateCheckpoints = sqliteTable(
+export const invocations = pgTable(
+  "invocations",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    invocationId: text("invocation_id").notNull(),
+    firstSeq: integer("first_seq").notNull(),
+    afterInvocationId: text("after_invocation_id"),
+    depth: integer("depth").notNull(),
+    isMarker: boolean("is_marker").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.invocationId] }),
+    index("invocations_session_first_seq").on(t.sessionId, t.firstSeq),
+    index("invocations_session_after").on(t.sessionId, t.afterInvocationId),
+  ],
+);
+
+export const stateCheckpoints = pgTable(
   "state_checkpoints",
   {
     sessionId: text("session_id")
@@ -72,13 +101,13 @@ export const stateCheckpoints = sqliteTable(
   (t) => [primaryKey({ columns: [t.sessionId, t.seq] })],
 );
 
-export const appState = sqliteTable(
+export const appState = pgTable(
   "app_state",
   { agent: text("agent").notNull(), key: text("key").notNull(), value: text("value").notNull() },
   (t) => [primaryKey({ columns: [t.agent, t.key] })],
 );
 
-export const userState = sqliteTable(
+export const userState = pgTable(
   "user_state",
   {
     userId: text("user_id")
@@ -91,10 +120,9 @@ export const userState = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.agent, t.key] })],
 );
 
-export const artifacts = sqliteTable(
+export const artifacts = pgTable(
   "artifacts",
   {
-    /** The session id, or `user/<user id>/<agent>` for `user:` files. */
     scope: text("scope").notNull(),
     filename: text("filename").notNull(),
     version: integer("version").notNull(),
@@ -104,17 +132,15 @@ export const artifacts = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     mimeType: text("mime_type").notNull(),
     size: integer("size").notNull(),
-    data: blob("data", { mode: "buffer" }).notNull(),
-    /** A version that removes the file: listings skip it and loading it is "not found". */
-    tombstone: integer("tombstone", { mode: "boolean" }).notNull().default(false),
-    /** For a version a rewind wrote: the original version whose content it brought back. */
+    data: bytea("data").notNull(),
+    tombstone: boolean("tombstone").notNull().default(false),
     restoredFrom: integer("restored_from"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
 );
 
-export const tasks = sqliteTable(
+export const tasks = pgTable(
   "tasks",
   {
     id: text("id").primaryKey(),
@@ -122,14 +148,15 @@ export const tasks = sqliteTable(
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
     invocationId: text("invocation_id").notNull(),
-    /** Seq of the invocation's first event: places the task in the session's order. */
+    messageId: text("message_id"),
     position: integer("position").notNull(),
     data: text("data").notNull(),
     createdAt: createdAt(),
-    updatedAt: integer("updated_at").notNull(),
+    updatedAt: millis("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("tasks_session_invocation").on(t.sessionId, t.invocationId),
+    uniqueIndex("tasks_session_message").on(t.sessionId, t.messageId),
     index("tasks_session_position").on(t.sessionId, t.position),
   ],
 );
