@@ -54,7 +54,8 @@ export async function sessionRecord(tx: Executor, row: SessionRow): Promise<Sess
     WHERE forked_from_session_id = ${row.id} AND user_id = ${row.user_id} ORDER BY created_at, id`);
   return {
     ...summary(row),
-    state: await mergedState(tx, row),
+    // A plain object (spread keeps every own key, `__proto__` included): React refuses null prototypes.
+    state: { ...(await mergedState(tx, row)) },
     forked_from_name: source?.name ?? null,
     forks,
     running_task_id: runningTaskId(row),
