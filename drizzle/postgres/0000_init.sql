@@ -110,7 +110,7 @@ ALTER TABLE "tasks" ADD CONSTRAINT "tasks_session_id_sessions_id_fk" FOREIGN KEY
 ALTER TABLE "user_state" ADD CONSTRAINT "user_state_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "artifacts_session" ON "artifacts" USING btree ("session_id");--> statement-breakpoint
 CREATE INDEX "events_session_invocation" ON "events" USING btree ("session_id","invocation_id","seq");--> statement-breakpoint
-CREATE INDEX "events_markers" ON "events" USING btree ("session_id","seq","marker_parent") WHERE marker_parent IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "events_markers" ON "events" USING btree ("session_id","seq","marker_parent","invocation_id") WHERE marker_parent IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "events_artifact_deltas" ON "events" USING btree ("session_id","seq") WHERE artifact_delta IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "invocations_session_first_seq" ON "invocations" USING btree ("session_id","first_seq");--> statement-breakpoint
 CREATE INDEX "invocations_session_after" ON "invocations" USING btree ("session_id","after_invocation_id");--> statement-breakpoint

@@ -22,6 +22,8 @@ ALTER TABLE `sessions` ADD `turn_cancel` integer DEFAULT false NOT NULL;--> stat
 ALTER TABLE `sessions` ADD `tree_built` integer DEFAULT true NOT NULL;--> statement-breakpoint
 CREATE INDEX `sessions_user_activity` ON `sessions` (`user_id`,`activity`);--> statement-breakpoint
 CREATE INDEX `sessions_turn_lease` ON `sessions` (`turn_lease_until`) WHERE turn_task_id IS NOT NULL;--> statement-breakpoint
+DROP INDEX `events_markers`;--> statement-breakpoint
+CREATE INDEX `events_markers` ON `events` (`session_id`,`seq`,`marker_parent`,`invocation_id`) WHERE marker_parent IS NOT NULL;--> statement-breakpoint
 ALTER TABLE `tasks` ADD `message_id` text;--> statement-breakpoint
 CREATE UNIQUE INDEX `tasks_session_message` ON `tasks` (`session_id`,`message_id`);--> statement-breakpoint
 ALTER TABLE `users` ADD `activity` integer DEFAULT 0 NOT NULL;--> statement-breakpoint

@@ -63,12 +63,21 @@ export async function saveTask(userId: string, sessionId: string, task: Task, op
 /** Whole tasks for rows of one session: each invocation's events become its history, in order. */
 async function assemble(tx: Executor, sessionId: string, rows: TaskRow[]): Promise<Task[]> {
   if (rows.length === 0) return [];
-  const ids = sql.join(
-    rows.map((r) => sql`${r.invocation_id}`),
-    sql`, `,
-  );
-  const events = await tx.all<{ id: string; invocation_id: string; data: string }>(sql`
-    SELECT id, invocation_id, data FROM events WHERE session_id = ${sessionId} AND invocation_id IN (${ids}) ORDER BY seq`);
+  const wanted = new Set(rows.map((r) => r.invocation_id));
+  // A page looks its invocations up by index; a long listing reads the log from its first task on.
+  const where =
+    rows.length <= 200
+      ? sql`invocation_id IN (${sql.join(
+          rows.map((r) => sql`${r.invocation_id}`),
+          sql`, `,
+        )})`
+      : sql`seq >= ${Math.min(...rows.map((r) => r.position))}`;
+  // Sorted here: an ORDER BY would steer SQLite off the (session, invocation) index.
+  const events = (
+    await tx.all<{ seq: number; id: string; invocation_id: string; data: string }>(sql`
+      SELECT seq, id, invocation_id, data FROM events WHERE session_id = ${sessionId} AND ${where}`)
+  ).filter((e) => wanted.has(e.invocation_id));
+  events.sort((a, b) => a.seq - b.seq);
   const byInvocation = new Map<string, AdkEvent[]>();
   for (const e of events) byInvocation.set(e.invocation_id, [...(byInvocation.get(e.invocation_id) ?? []), toEvent(e)]);
   return rows.map((r) => {

@@ -31,21 +31,21 @@ export async function siblingsOf(
   if (rows.length === 0) return result;
   const parents = [...new Set(rows.map((r) => r.after_invocation_id ?? null))];
   const named = parents.filter((p): p is string => p !== null);
-  const conditions = [
+  // Two plain index lookups (an OR, or an ORDER BY, sends both dialects' planners scanning).
+  const children = (parent: ReturnType<typeof sql>) =>
+    tx.all<{ invocation_id: string; after_invocation_id: string | null; first_seq: number }>(sql`
+      SELECT invocation_id, after_invocation_id, first_seq FROM invocations WHERE session_id = ${sessionId} AND ${parent} AND NOT is_marker`);
+  const all = [
     ...(named.length
-      ? [
+      ? await children(
           sql`after_invocation_id IN (${sql.join(
             named.map((p) => sql`${p}`),
             sql`, `,
           )})`,
-        ]
+        )
       : []),
-    ...(parents.includes(null) ? [sql`after_invocation_id IS NULL`] : []),
-  ];
-  const all = await tx.all<{ invocation_id: string; after_invocation_id: string | null }>(sql`
-    SELECT invocation_id, after_invocation_id FROM invocations
-    WHERE session_id = ${sessionId} AND NOT is_marker AND (${sql.join(conditions, sql` OR `)})
-    ORDER BY first_seq`);
+    ...(parents.includes(null) ? await children(sql`after_invocation_id IS NULL`) : []),
+  ].sort((a, b) => a.first_seq - b.first_seq);
   const groups = new Map<string | null, string[]>();
   for (const s of all) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
   const branching = [...groups.values()].filter((ids) => ids.length > 1);

@@ -65,7 +65,8 @@ export const events = pgTable(
   (t) => [
     primaryKey({ columns: [t.sessionId, t.seq] }),
     index("events_session_invocation").on(t.sessionId, t.invocationId, t.seq),
-    index("events_markers").on(t.sessionId, t.seq, t.markerParent).where(sql`marker_parent IS NOT NULL`),
+    // Covering, so a session's markers are read from this small index alone.
+    index("events_markers").on(t.sessionId, t.seq, t.markerParent, t.invocationId).where(sql`marker_parent IS NOT NULL`),
     index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
   ],
 );
