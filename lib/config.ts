@@ -23,10 +23,16 @@ const DEFAULT_INSTRUCTION =
   "and files with save_artifact/load_artifact. Use the tools when the user asks you to remember, recall, save or open something.";
 
 const agentName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "agent names are lowercase letters, digits, - and _");
-const appState = z.record(
-  z.string().refine(isAppKey, "app_state keys start with app:"),
-  z.json().refine((v) => v !== null, "app_state values cannot be null"),
-);
+const appState = z
+  .record(
+    z.string(),
+    z.json().refine((v) => v !== null, "app_state values cannot be null"),
+  )
+  .superRefine((state, ctx) => {
+    for (const key of Object.keys(state)) {
+      if (!isAppKey(key)) ctx.addIssue({ code: "custom", path: [key], message: "app_state keys start with app:" });
+    }
+  });
 const modelAgentEntry = z.strictObject({
   name: agentName.refine((n) => n !== DEMO_AGENT, "the demo agent is built in"),
   description: z.string().default("An OpenAI-compatible model"),
@@ -36,10 +42,8 @@ const modelAgentEntry = z.strictObject({
   api_key_env: z.string().optional(),
 });
 /** AGENTS_FILE: a list of model agents, or `{agents, app_state}` with app-wide state per agent. */
-const agentsFile = z.union([
-  z.array(modelAgentEntry),
-  z.strictObject({ agents: z.array(modelAgentEntry).default([]), app_state: z.record(agentName, appState).default({}) }),
-]);
+const agentsList = z.array(modelAgentEntry);
+const agentsObject = z.strictObject({ agents: agentsList.default([]), app_state: z.record(agentName, appState).default({}) });
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const envSchema = z.object({
@@ -88,9 +92,11 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
   } catch (error) {
     throw new ConfigError(`AGENTS_FILE ${file}: ${(error as Error).message}`);
   }
-  const parsed = agentsFile.safeParse(raw);
+  const parsed = Array.isArray(raw)
+    ? agentsList.transform((agents) => ({ agents, app_state: {} })).safeParse(raw)
+    : agentsObject.safeParse(raw);
   if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issues(parsed.error)}`);
-  const { agents, app_state } = Array.isArray(parsed.data) ? { agents: parsed.data, app_state: {} } : parsed.data;
+  const { agents, app_state } = parsed.data;
   const agentsConfig = agents.map((a) => ({
     name: a.name,
     description: a.description,

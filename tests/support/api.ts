@@ -1,21 +1,42 @@
 import * as agentCard from "@/app/api/a2a/[agent]/.well-known/agent-card.json/route";
 import * as a2a from "@/app/api/a2a/[agent]/route";
+import * as appState from "@/app/api/agents/[agent]/state/route";
 import * as agents from "@/app/api/agents/route";
 import * as guest from "@/app/api/auth/guest/route";
+import * as health from "@/app/api/health/route";
 import * as artifactFile from "@/app/api/sessions/[id]/artifacts/[filename]/route";
 import * as artifacts from "@/app/api/sessions/[id]/artifacts/route";
 import * as events from "@/app/api/sessions/[id]/events/route";
 import * as fork from "@/app/api/sessions/[id]/fork/route";
 import * as rewind from "@/app/api/sessions/[id]/rewind/route";
 import * as session from "@/app/api/sessions/[id]/route";
+import * as switchTo from "@/app/api/sessions/[id]/switch/route";
 import * as tasks from "@/app/api/sessions/[id]/tasks/route";
+import * as versions from "@/app/api/sessions/[id]/versions/route";
 import * as sessions from "@/app/api/sessions/route";
 import { tableRows } from "./db";
 
 type Route = (request: Request, context: { params: Promise<never> }) => Promise<Response>;
 
 /** Every route handler of the HTTP API, by the path it serves. */
-export const routes = { a2a, agentCard, guest, agents, artifactFile, artifacts, events, fork, rewind, session, tasks, sessions };
+export const routes = {
+  a2a,
+  agentCard,
+  guest,
+  agents,
+  appState,
+  artifactFile,
+  artifacts,
+  events,
+  fork,
+  health,
+  rewind,
+  session,
+  switchTo,
+  tasks,
+  versions,
+  sessions,
+};
 
 export interface Call {
   method?: string;
