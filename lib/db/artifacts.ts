@@ -5,7 +5,8 @@ import { USER_PREFIX } from "@/lib/session/state";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import type { SessionRow } from "./rows";
-import { refuseWhileBusy, requireSession } from "./sessions";
+import { requireSession } from "./sessions";
+import { claimSession } from "./turns";
 import type { ArtifactInfo } from "./types";
 import { touchUser } from "./users";
 
@@ -67,8 +68,7 @@ export async function saveArtifact(
   validateFilename(input.filename);
   const db = await getDb();
   return db.write(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId, true);
-    refuseWhileBusy(row, opts.turn);
+    const row = await claimSession(tx, userId, sessionId, opts.turn);
     const file = { mime_type: input.mimeType, size: input.data.length, data: input.data, tombstone: false, restored_from: null };
     return { filename: input.filename, version: await insertVersion(tx, row, input.filename, file) };
   });

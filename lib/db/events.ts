@@ -12,8 +12,9 @@ import type { Executor } from "./database";
 import { effectiveLayout, invocationAt, invocationNode, markerLinks } from "./layout";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import type { SessionRow } from "./rows";
-import { refreshAutoName, refuseAppScope, refuseWhileBusy, requireSession } from "./sessions";
+import { refreshAutoName, refuseAppScope, requireSession } from "./sessions";
 import { applyScopedDelta, CHECKPOINT_EVERY } from "./state";
+import { claimSession } from "./turns";
 import { touchUser } from "./users";
 
 /** At most this many events per append request: one request never holds the write lock for long. */
@@ -105,9 +106,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
 export async function appendEvents(userId: string, sessionId: string, input: AdkEvent[], opts: { turn?: string } = {}) {
   const db = await getDb();
   return db.write(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId, true);
-    refuseWhileBusy(row, opts.turn);
-    return appendEventsTx(tx, row, input);
+    return appendEventsTx(tx, await claimSession(tx, userId, sessionId, opts.turn), input);
   });
 }
 

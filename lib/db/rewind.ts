@@ -13,8 +13,9 @@ import type { Executor } from "./database";
 import { appendEventsTx } from "./events";
 import { markerLinks, requireBoundary } from "./layout";
 import { parseJson, type SessionRow } from "./rows";
-import { refuseWhileBusy, requireSession, sessionRecord } from "./sessions";
+import { requireSession, sessionRecord } from "./sessions";
 import { stateBefore } from "./state";
+import { claimSession } from "./turns";
 import type { SessionRecord } from "./types";
 import { touchUser } from "./users";
 
@@ -47,8 +48,7 @@ export async function rewindTx(tx: Executor, row: SessionRow, invocationId: stri
 export async function rewindSession(userId: string, sessionId: string, invocationId: string, reason: RewindReason = "rewind") {
   const db = await getDb();
   return db.write(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId, true);
-    refuseWhileBusy(row);
+    const row = await claimSession(tx, userId, sessionId);
     const event = await rewindTx(tx, row, invocationId, reason);
     return { event, session: await sessionRecord(tx, await requireSession(tx, userId, sessionId)) };
   });
@@ -85,8 +85,7 @@ export async function forkSession(
 ): Promise<SessionRecord> {
   const db = await getDb();
   return db.write(async (tx) => {
-    const source = await requireSession(tx, userId, sessionId, true);
-    refuseWhileBusy(source);
+    const source = await claimSession(tx, userId, sessionId);
     const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId}`);
     if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
     const boundary = input.invocationId ? await requireBoundary(tx, source.id, input.invocationId) : source.last_seq + 1;

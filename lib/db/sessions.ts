@@ -13,6 +13,7 @@ import { effectiveLayout } from "./layout";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import { parseJson, runningTaskId, type SessionRow, summary } from "./rows";
 import { applyScopedDelta, mergedState } from "./state";
+import { claimSession } from "./turns";
 import type { SessionRecord, SessionSummary } from "./types";
 import { ensureUser, touchUser } from "./users";
 
@@ -116,8 +117,7 @@ export async function renameSession(userId: string, sessionId: string, name: str
 export async function deleteSession(userId: string, sessionId: string): Promise<void> {
   const db = await getDb();
   await db.write(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId, true);
-    refuseWhileBusy(row);
+    const row = await claimSession(tx, userId, sessionId);
     await tx.run(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
     await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${row.stored_bytes} WHERE id = ${userId}`);
   });

@@ -16,7 +16,8 @@ import { toEvent } from "./events";
 import { effectiveLayout, markerLinks } from "./layout";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./paging";
 import { parseJson, type SessionRow } from "./rows";
-import { refuseWhileBusy, requireSession } from "./sessions";
+import { requireSession } from "./sessions";
+import { claimSession } from "./turns";
 import { siblingsOf } from "./versions";
 
 interface TaskRow {
@@ -54,8 +55,8 @@ export async function saveTaskTx(tx: Executor, row: SessionRow, task: Task, mess
 export async function saveTask(userId: string, sessionId: string, task: Task, opts: { turn?: string } = {}) {
   const db = await getDb();
   await db.write(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId, true);
-    if (opts.turn !== undefined) refuseWhileBusy(row, opts.turn);
+    const row =
+      opts.turn === undefined ? await requireSession(tx, userId, sessionId, true) : await claimSession(tx, userId, sessionId, opts.turn);
     await saveTaskTx(tx, row, task);
   });
 }

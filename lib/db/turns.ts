@@ -47,6 +47,21 @@ async function closeAbandoned(tx: Executor, row: SessionRow) {
 }
 
 /**
+ * The session, locked for a write: `userId` must own it (else 404, before anything else); a turn whose
+ * instance died (lease expired) is closed first; then it must be free, or held by `turn`, the writer
+ * itself (else 409).
+ */
+export async function claimSession(tx: Executor, userId: string, sessionId: string, turn?: string): Promise<SessionRow> {
+  let row = await requireSession(tx, userId, sessionId, true);
+  if (turn === undefined && row.turn_task_id && !runningTaskId(row)) {
+    await closeAbandoned(tx, row);
+    row = await requireSession(tx, userId, sessionId, true);
+  }
+  refuseWhileBusy(row, turn);
+  return row;
+}
+
+/**
  * Starts a turn in one transaction: a send that repeats an A2A `messageId` gets the task it already
  * started; otherwise the session must be free (409) and the user under the concurrent-turn quota
  * (429), then the user's event, the task and the lease are stored together.
@@ -58,16 +73,12 @@ export async function beginTurn(
 ): Promise<{ existing: Task } | { event: AdkEvent }> {
   const db = await getDb();
   return db.write(async (tx) => {
-    let row = await requireSession(tx, userId, sessionId, true);
+    const owned = await requireSession(tx, userId, sessionId, true);
     if (input.messageId) {
-      const existing = await taskForMessage(tx, row.id, input.messageId);
+      const existing = await taskForMessage(tx, owned.id, input.messageId);
       if (existing) return { existing };
     }
-    if (row.turn_task_id && !runningTaskId(row)) {
-      await closeAbandoned(tx, row);
-      row = await requireSession(tx, userId, sessionId, true);
-    }
-    refuseWhileBusy(row);
+    const row = await claimSession(tx, userId, sessionId);
     const now = Date.now();
     const running = await tx.one<{ n: number }>(sql`
       SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
@@ -96,8 +107,7 @@ export async function renewTurn(sessionId: string, taskId: string): Promise<{ he
 export async function endTurn(userId: string, sessionId: string, task: Task) {
   const db = await getDb();
   await db.write(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId, true);
-    refuseWhileBusy(row, task.id);
+    const row = await claimSession(tx, userId, sessionId, task.id);
     await saveTaskTx(tx, row, task);
     await tx.run(sql`
       UPDATE sessions SET turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false} WHERE id = ${row.id}`);

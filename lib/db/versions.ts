@@ -7,8 +7,9 @@ import { getDb } from "./client";
 import type { Executor } from "./database";
 import { invocationAt, invocationNode, markerLinks } from "./layout";
 import { rewindTx } from "./rewind";
-import { refuseWhileBusy, requireSession, sessionRecord } from "./sessions";
+import { requireSession, sessionRecord } from "./sessions";
 import { userTexts } from "./tasks";
+import { claimSession } from "./turns";
 import type { VersionInfo } from "./types";
 
 export interface Siblings {
@@ -66,8 +67,7 @@ export async function siblingsOf(
 export async function switchSession(userId: string, sessionId: string, invocationId: string) {
   const db = await getDb();
   return db.write(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId, true);
-    refuseWhileBusy(row);
+    const row = await claimSession(tx, userId, sessionId);
     const node = await invocationNode(tx, row.id, invocationId);
     if (!node || node.isMarker) throw new InvocationNotFoundError(invocationId);
     const markers = await markerLinks(tx, row.id);
