@@ -17,11 +17,11 @@ export const deleteChat = validatedAction(z.object({ sessionId }), ({ sessionId 
   return { id: sessionId };
 });
 
-/** Rewind to before an invocation; rewinding before a marker's invocation undoes that rewind. */
+/** Rewind to before an invocation; rewinding before a marker's invocation undoes (Undo) or restores (Restore) what it hid. */
 export const rewindChat = validatedAction(
-  z.object({ sessionId, invocationId, reason: z.enum(["rewind", "undo"]).optional() }),
-  ({ sessionId, invocationId, reason }, userId) => {
-    const { event, session } = rewindSession(userId, sessionId, invocationId, reason);
+  z.object({ sessionId, invocationId, reason: z.enum(["rewind", "undo", "restore"]).optional() }),
+  async ({ sessionId, invocationId, reason }, userId) => {
+    const { event, session } = await rewindSession(userId, sessionId, invocationId, reason);
     return { markerInvocationId: event.invocation_id, state: session.state };
   },
 );
