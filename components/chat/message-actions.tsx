@@ -21,7 +21,8 @@ export function ActionsRow({ align = "start", children }: { align?: "start" | "e
       className={cn(
         "flex items-center gap-0.5 opacity-0 transition-opacity touch:opacity-100",
         "group-hover:opacity-100 group-focus-within:opacity-100 has-data-[state=open]:opacity-100",
-        align === "end" && "justify-end",
+        // Pulls the first icon in line with the message's edge (the targets are wider than the icons).
+        align === "end" ? "-mr-1.5 justify-end touch:-mr-3" : "-ml-1.5 touch:-ml-3",
       )}
     >
       {children}

@@ -17,7 +17,7 @@ export function SidebarShell({ initialSessions }: { initialSessions: SessionSumm
       <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Trigger
           aria-label="Open chats"
-          className="fixed top-1.5 left-2 z-30 inline-flex items-center justify-center rounded-md p-2 touch:top-0 touch:left-1 touch:size-11 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-500 md:hidden dark:hover:bg-zinc-800"
+          className="fixed top-1.5 left-2 z-30 inline-flex items-center justify-center rounded-md p-2 touch:top-2 touch:left-1 touch:size-11 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-500 md:hidden dark:hover:bg-zinc-800"
         >
           <MenuIcon className="size-4" aria-hidden />
         </Dialog.Trigger>

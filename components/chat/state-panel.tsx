@@ -56,7 +56,7 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
             {files.map((f) => (
               <li key={f.filename}>
                 <a
-                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 touch:min-h-11 dark:hover:bg-zinc-800"
                   href={`/api/sessions/${sessionId}/artifacts/${encodeURIComponent(f.filename)}`}
                   target="_blank"
                   rel="noopener noreferrer"
@@ -78,7 +78,7 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
               <li key={f.id}>
                 <Link
                   href={`/chat/${f.id}`}
-                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 touch:min-h-11 dark:hover:bg-zinc-800"
                 >
                   <GitFork className="size-3.5 shrink-0" aria-hidden />
                   <span className="truncate">{f.name}</span>

@@ -3,7 +3,6 @@
 import type { Message, Task, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { toast } from "sonner";
 import { cancelTask, streamMessage } from "@/lib/a2a/client";
 import { messageText } from "@/lib/a2a/convert";
 import { queryKeys } from "@/lib/query-keys";
@@ -108,7 +107,7 @@ export function useLiveTurn(opts: {
         }
         setLive((s) => s && applyUpdate(s, event));
         if (event.final && event.status.state === "failed") {
-          toast.error(event.status.message ? messageText(event.status.message) : "The agent failed");
+          notifyError(event.status.message ? messageText(event.status.message) : "The agent failed");
         }
         if (!event.status.message?.metadata?.adk_partial && id) {
           void queryClient.invalidateQueries({ queryKey: queryKeys.session(id) });

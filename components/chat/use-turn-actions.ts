@@ -64,14 +64,14 @@ export function useTurnActions(opts: {
   }
 
   /** The Undo toast after a rewind: rewinding before its marker undoes it (SPEC §2.1). */
-  const offerUndo = (markerInvocationId: string, toast: { title: string; description: string; undone: string }, afterUndo?: () => void) =>
+  const offerUndo = (markerInvocationId: string, words: { title: string; description: string; undone: string }, afterUndo?: () => void) =>
     notifyUndo({
-      title: toast.title,
-      description: toast.description,
+      title: words.title,
+      description: words.description,
       onUndo: async () => {
         if (await rewindTo(markerInvocationId, "undo")) {
           afterUndo?.();
-          notifySuccess(toast.undone);
+          notifySuccess(words.undone);
         }
       },
     });
