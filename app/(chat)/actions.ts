@@ -17,7 +17,7 @@ export const deleteChat = validatedAction(z.object({ sessionId }), async ({ sess
   return { id: sessionId };
 });
 
-/** Rewind to before an invocation; rewinding before a marker's invocation undoes that rewind. */
+/** Rewind to before an invocation; rewinding before a marker's invocation undoes (Undo) or restores (Restore) what it hid. */
 export const rewindChat = validatedAction(
   z.object({ sessionId, invocationId, reason: z.enum(["rewind", "undo", "restore"]).optional() }),
   async ({ sessionId, invocationId, reason }, userId) => {
