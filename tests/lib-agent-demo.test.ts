@@ -236,3 +236,12 @@ describe("demo agent: turns on the real store", () => {
     expect(await running(f)).toBeNull();
   });
 });
+
+describe("demo agent: quoting", () => {
+  it("keeps a code fence whole, and drops one pair of plain quotes", () => {
+    const fence = "```ts\nconst x = 1;\n```";
+    expect(parseIntent(`save file code.md with content ${fence}`)).toMatchObject({ args: { content: fence } });
+    expect(parseIntent("save file a.txt with content `hi`")).toMatchObject({ args: { content: "hi" } });
+    expect(parseIntent("set name to 'Ada'")).toMatchObject({ args: { value: "Ada" } });
+  });
+});

@@ -26,7 +26,12 @@ const SAVE = new RegExp(
 );
 const LOAD = new RegExp(`^(?:please )?(?:load|open|(?:read|show)(?= (?:me )?(?:the )?file)) (?:me )?(?:the )?(?:file )?${NAME}$`, "i");
 
-const unquote = (s: string) => s.replace(/^(["'`])([\s\S]*)\1$/, "$2");
+/** Drops one pair of matching quotes around the text — but not a pair that opens ```code fences```. */
+function unquote(text: string): string {
+  const quote = text[0];
+  const wrapped = text.length >= 2 && `"'\``.includes(quote) && text.at(-1) === quote;
+  return wrapped && text[1] !== quote && text.at(-2) !== quote ? text.slice(1, -1) : text;
+}
 
 /** A value as typed: JSON when it parses (`3`, `true`, `{"a":1}`, `"red"`), else the words, unquoted. */
 function parseValue(raw: string): Json {
