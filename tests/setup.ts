@@ -14,7 +14,7 @@ import { openSqlite } from "@/lib/db/sqlite";
 process.env.DATABASE_PATH = ":memory:";
 process.env.AUTH_SECRET ??= "test-secret-of-sixteen-characters";
 
-const TABLES = "users, sessions, events, invocations, state_checkpoints, app_state, user_state, artifacts, tasks";
+const TABLES = "users, sessions, events, invocations, state_checkpoints, app_state, user_state, artifacts";
 
 if (process.env.TEST_DIALECT === "postgres") {
   let db: Database;

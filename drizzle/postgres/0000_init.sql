@@ -38,9 +38,13 @@ CREATE TABLE "invocations" (
 	"session_id" text NOT NULL,
 	"invocation_id" text NOT NULL,
 	"first_seq" integer NOT NULL,
+	"last_seq" integer NOT NULL,
 	"after_invocation_id" text,
 	"depth" integer NOT NULL,
 	"is_marker" boolean NOT NULL,
+	"task_id" text,
+	"message_id" text,
+	"task" text,
 	CONSTRAINT "invocations_session_id_invocation_id_pk" PRIMARY KEY("session_id","invocation_id")
 );
 --> statement-breakpoint
@@ -74,17 +78,6 @@ CREATE TABLE "state_checkpoints" (
 	CONSTRAINT "state_checkpoints_session_id_seq_pk" PRIMARY KEY("session_id","seq")
 );
 --> statement-breakpoint
-CREATE TABLE "tasks" (
-	"id" text PRIMARY KEY NOT NULL,
-	"session_id" text NOT NULL,
-	"invocation_id" text NOT NULL,
-	"message_id" text,
-	"position" integer NOT NULL,
-	"data" text NOT NULL,
-	"created_at" bigint NOT NULL,
-	"updated_at" bigint NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "user_state" (
 	"user_id" text NOT NULL,
 	"agent" text NOT NULL,
@@ -106,17 +99,14 @@ ALTER TABLE "events" ADD CONSTRAINT "events_session_id_sessions_id_fk" FOREIGN K
 ALTER TABLE "invocations" ADD CONSTRAINT "invocations_session_id_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "state_checkpoints" ADD CONSTRAINT "state_checkpoints_session_id_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "tasks" ADD CONSTRAINT "tasks_session_id_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_state" ADD CONSTRAINT "user_state_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "artifacts_session" ON "artifacts" USING btree ("session_id");--> statement-breakpoint
-CREATE INDEX "events_session_invocation" ON "events" USING btree ("session_id","invocation_id","seq");--> statement-breakpoint
 CREATE INDEX "events_markers" ON "events" USING btree ("session_id","seq","marker_parent","invocation_id") WHERE marker_parent IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "events_artifact_deltas" ON "events" USING btree ("session_id","seq") WHERE artifact_delta IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "invocations_session_first_seq" ON "invocations" USING btree ("session_id","first_seq");--> statement-breakpoint
 CREATE INDEX "invocations_session_after" ON "invocations" USING btree ("session_id","after_invocation_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "invocations_task" ON "invocations" USING btree ("task_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "invocations_session_message" ON "invocations" USING btree ("session_id","message_id");--> statement-breakpoint
 CREATE INDEX "sessions_user_activity" ON "sessions" USING btree ("user_id","activity");--> statement-breakpoint
 CREATE INDEX "sessions_forked_from" ON "sessions" USING btree ("forked_from_session_id");--> statement-breakpoint
-CREATE INDEX "sessions_turn_lease" ON "sessions" USING btree ("turn_lease_until") WHERE turn_task_id IS NOT NULL;--> statement-breakpoint
-CREATE UNIQUE INDEX "tasks_session_invocation" ON "tasks" USING btree ("session_id","invocation_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "tasks_session_message" ON "tasks" USING btree ("session_id","message_id");--> statement-breakpoint
-CREATE INDEX "tasks_session_position" ON "tasks" USING btree ("session_id","position");
+CREATE INDEX "sessions_turn_lease" ON "sessions" USING btree ("turn_lease_until") WHERE turn_task_id IS NOT NULL;

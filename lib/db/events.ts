@@ -48,8 +48,13 @@ async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: Art
 export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEvent[]): Promise<AdkEvent[]> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
-  const placed = new Map<string, InvocationNode>();
-  const node = async (invocationId: string) => placed.get(invocationId) ?? (await invocationNode(tx, row.id, invocationId));
+  // The batch's invocations, looked up once; `lastSeq` of each is written once, at the end.
+  const known = new Map<string, InvocationNode | null>();
+  const node = async (invocationId: string) => {
+    if (!known.has(invocationId)) known.set(invocationId, await invocationNode(tx, row.id, invocationId));
+    return known.get(invocationId) ?? null;
+  };
+  const lastSeqOf = new Map<string, number>();
   let seq = row.last_seq;
   let tail = row.tail_seq;
   let tailNode: InvocationNode | null | undefined;
@@ -67,11 +72,12 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
     if (!(await node(event.invocation_id))) {
       tailNode ??= await invocationAt(tx, row.id, tail);
       const placement = placeInvocation(event.invocation_id, seq, target !== null, tailNode);
-      placed.set(event.invocation_id, placement);
+      known.set(event.invocation_id, placement);
       await tx.run(sql`
-        INSERT INTO invocations (session_id, invocation_id, first_seq, after_invocation_id, depth, is_marker)
-        VALUES (${row.id}, ${placement.invocationId}, ${seq}, ${placement.afterInvocationId}, ${placement.depth}, ${placement.isMarker})`);
+        INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker)
+        VALUES (${row.id}, ${placement.invocationId}, ${seq}, ${seq}, ${placement.afterInvocationId}, ${placement.depth}, ${placement.isMarker})`);
     }
+    lastSeqOf.set(event.invocation_id, seq);
     const { id, ...body } = event;
     const data = JSON.stringify(body);
     bytes += Buffer.byteLength(data);
@@ -92,6 +98,9 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
       await tx.run(sql`INSERT INTO state_checkpoints (session_id, seq, state) VALUES (${row.id}, ${seq}, ${JSON.stringify(state)})`);
     }
     stored.push(event);
+  }
+  for (const [invocationId, last] of lastSeqOf) {
+    await tx.run(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${row.id} AND invocation_id = ${invocationId}`);
   }
   const activity = await touchUser(tx, row.user_id, bytes);
   await tx.run(sql`

@@ -68,15 +68,14 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
   if (s.last_seq !== events.length) say(`last_seq ${s.last_seq} but ${events.length} events`);
   if (!deepEqual(parseState(s.state), replayState(parseState(s.initial_state), deltas))) say("state differs from a fresh replay");
   if (s.tree_built) checkTree(s, events, await tx.all(sql`SELECT * FROM invocations WHERE session_id = ${s.id} ORDER BY first_seq`), say);
-  const orphans = await tx.one<{ n: number }>(sql`
-    SELECT COUNT(*) AS n FROM tasks t WHERE t.session_id = ${s.id}
-      AND NOT EXISTS (SELECT 1 FROM invocations i WHERE i.session_id = t.session_id AND i.invocation_id = t.invocation_id)`);
-  if (Number(orphans?.n)) say(`${orphans?.n} task(s) without events`);
 }
 
 /** The stored invocation tree and tail must equal one replay of the log. */
 function checkTree(s: SessionRow, events: EventRow[], stored: Record<string, unknown>[], say: (what: string) => void) {
   const replay = buildInvocationTree(events.map((e) => ({ seq: e.seq, invocationId: e.invocation_id, markerParent: e.marker_parent })));
+  const lastSeq = new Map(events.map((e) => [e.invocation_id, e.seq]));
+  for (const r of stored)
+    if (r.last_seq !== lastSeq.get(r.invocation_id as string)) say(`invocation ${r.invocation_id}: last_seq ${r.last_seq}`);
   const rows = stored.map((r) => ({
     invocationId: r.invocation_id,
     firstSeq: r.first_seq,

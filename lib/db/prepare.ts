@@ -13,11 +13,13 @@ async function buildMissingTrees(db: Database) {
       const events = await tx.all<{ seq: number; invocationId: string; markerParent: number | null }>(sql`
         SELECT seq, invocation_id AS "invocationId", marker_parent AS "markerParent" FROM events WHERE session_id = ${id} ORDER BY seq`);
       const { nodes, tailSeq } = buildInvocationTree(events);
-      await tx.run(sql`DELETE FROM invocations WHERE session_id = ${id}`);
+      const lastSeq = new Map(events.map((e) => [e.invocationId, e.seq]));
       for (const n of nodes) {
         await tx.run(sql`
-          INSERT INTO invocations (session_id, invocation_id, first_seq, after_invocation_id, depth, is_marker)
-          VALUES (${id}, ${n.invocationId}, ${n.firstSeq}, ${n.afterInvocationId}, ${n.depth}, ${n.isMarker})`);
+          INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker)
+          VALUES (${id}, ${n.invocationId}, ${n.firstSeq}, ${lastSeq.get(n.invocationId)}, ${n.afterInvocationId}, ${n.depth}, ${n.isMarker})
+          ON CONFLICT (session_id, invocation_id) DO UPDATE SET first_seq = excluded.first_seq, last_seq = excluded.last_seq,
+            after_invocation_id = excluded.after_invocation_id, depth = excluded.depth, is_marker = excluded.is_marker`);
       }
       await tx.run(sql`UPDATE sessions SET tail_seq = ${tailSeq}, tree_built = ${true} WHERE id = ${id}`);
     });

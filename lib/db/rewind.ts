@@ -54,24 +54,22 @@ export async function rewindSession(userId: string, sessionId: string, invocatio
   });
 }
 
-/** Raw copy in order under new event ids (same seqs), with the invocation tree and state checkpoints. Returns bytes copied. */
+/** Raw copy in order under new event ids (same seqs), with the invocations (tree and tasks) and state checkpoints. Returns bytes copied. */
 async function copyLog(tx: Executor, from: string, to: string, boundary: number): Promise<number> {
   const { newUuid } = tx.dialect;
   await tx.run(sql`
     INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
     SELECT ${to}, seq, ${newUuid}, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent
     FROM events WHERE session_id = ${from} AND seq < ${boundary}`);
+  // Each copied task gets a new id; its history is the fork's copied events.
   await tx.run(sql`
-    INSERT INTO invocations (session_id, invocation_id, first_seq, after_invocation_id, depth, is_marker)
-    SELECT ${to}, invocation_id, first_seq, after_invocation_id, depth, is_marker
+    INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)
+    SELECT ${to}, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker,
+      CASE WHEN task_id IS NULL THEN NULL ELSE ${newUuid} END, message_id, task
     FROM invocations WHERE session_id = ${from} AND first_seq < ${boundary}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state)
     SELECT ${to}, seq, state FROM state_checkpoints WHERE session_id = ${from} AND seq < ${boundary}`);
-  await tx.run(sql`
-    INSERT INTO tasks (id, session_id, invocation_id, message_id, position, data, created_at, updated_at)
-    SELECT ${newUuid}, ${to}, invocation_id, message_id, position, data, created_at, ${Date.now()}
-    FROM tasks WHERE session_id = ${from} AND position < ${boundary}`);
   const bytes = await tx.one<{ n: number | null }>(sql`
     SELECT SUM(${tx.dialect.byteLength(sql`data`)}) AS n FROM events WHERE session_id = ${to}`);
   return Number(bytes?.n ?? 0);

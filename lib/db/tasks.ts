@@ -1,6 +1,7 @@
 /**
- * A2A tasks, one per invocation. A row keeps the task's status and metadata; its history is read from
- * the invocation's events, so a fork (which copies events under new ids) needs no JSON rewriting.
+ * A2A tasks, one per invocation: the invocation's row keeps the task's id, status and metadata; its
+ * history is read from the invocation's events, so a fork (which copies events under new ids) needs no
+ * JSON rewriting and copies no task table.
  */
 import type { Message, Task } from "@a2a-js/sdk";
 import { sql } from "drizzle-orm";
@@ -25,10 +26,16 @@ interface TaskRow {
   session_id: string;
   invocation_id: string;
   position: number;
+  last_seq: number;
   data: string;
-  after_invocation_id?: string | null;
-  is_marker?: boolean | number;
+  after_invocation_id: string | null;
+  is_marker: boolean | number;
 }
+
+/** An invocation's row as a task row. */
+const TASK_COLUMNS = sql.raw(
+  "i.task_id AS id, i.session_id, i.invocation_id, i.first_seq AS position, i.last_seq, i.task AS data, i.after_invocation_id, i.is_marker",
+);
 
 type StoredTask = Pick<Task, "status" | "metadata" | "artifacts">;
 
@@ -42,14 +49,10 @@ function storedForm(task: Task): string {
 export async function saveTaskTx(tx: Executor, row: SessionRow, task: Task, messageId?: string) {
   const invocationId = invocationIdOf(task);
   if (!invocationId) throw new ValidationError("Task metadata needs kagent_invocation_id");
-  const first = await tx.one<{ first_seq: number }>(sql`
-    SELECT first_seq FROM invocations WHERE session_id = ${row.id} AND invocation_id = ${invocationId}`);
-  if (!first) throw new ValidationError(`Task ${task.id}: invocation ${invocationId} has no events`);
-  const now = Date.now();
-  await tx.run(sql`
-    INSERT INTO tasks (id, session_id, invocation_id, message_id, position, data, created_at, updated_at)
-    VALUES (${task.id}, ${row.id}, ${invocationId}, ${messageId ?? null}, ${first.first_seq}, ${storedForm(task)}, ${now}, ${now})
-    ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`);
+  const saved = await tx.run(sql`
+    UPDATE invocations SET task_id = ${task.id}, task = ${storedForm(task)}, message_id = COALESCE(message_id, ${messageId ?? null})
+    WHERE session_id = ${row.id} AND invocation_id = ${invocationId} AND (task_id IS NULL OR task_id = ${task.id})`);
+  if (saved === 0) throw new ValidationError(`Task ${task.id}: invocation ${invocationId} has no events, or another task`);
 }
 
 export async function saveTask(userId: string, sessionId: string, task: Task, opts: { turn?: string } = {}) {
@@ -61,26 +64,34 @@ export async function saveTask(userId: string, sessionId: string, task: Task, op
   });
 }
 
-/** Whole tasks for rows of one session: each invocation's events become its history, in order. */
+/** Events between two tasks' ranges are read too when there are few: a page is then one or a few primary-key ranges. */
+const MAX_GAP = 64;
+
+/** The seq ranges holding the rows' events, neighbours merged. */
+function eventRanges(rows: TaskRow[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const r of [...rows].sort((a, b) => a.position - b.position)) {
+    const last = ranges.at(-1);
+    if (last && r.position <= last[1] + MAX_GAP) last[1] = Math.max(last[1], r.last_seq);
+    else ranges.push([r.position, r.last_seq]);
+  }
+  return ranges;
+}
+
+/** Whole tasks for rows of one session: each invocation's events (first_seq..last_seq) become its history. */
 async function assemble(tx: Executor, sessionId: string, rows: TaskRow[]): Promise<Task[]> {
   if (rows.length === 0) return [];
   const wanted = new Set(rows.map((r) => r.invocation_id));
-  // A page looks its invocations up by index; a long listing reads the log from its first task on.
-  const where =
-    rows.length <= 200
-      ? sql`invocation_id IN (${sql.join(
-          rows.map((r) => sql`${r.invocation_id}`),
-          sql`, `,
-        )})`
-      : sql`seq >= ${Math.min(...rows.map((r) => r.position))}`;
-  // Sorted here: an ORDER BY would steer SQLite off the (session, invocation) index.
-  const events = (
-    await tx.all<{ seq: number; id: string; invocation_id: string; data: string }>(sql`
-      SELECT seq, id, invocation_id, data FROM events WHERE session_id = ${sessionId} AND ${where}`)
-  ).filter((e) => wanted.has(e.invocation_id));
-  events.sort((a, b) => a.seq - b.seq);
+  const ranges = sql.join(
+    eventRanges(rows).map(([from, to]) => sql`(seq >= ${from} AND seq <= ${to})`),
+    sql` OR `,
+  );
+  const events = await tx.all<{ id: string; invocation_id: string; data: string }>(sql`
+    SELECT id, invocation_id, data FROM events WHERE session_id = ${sessionId} AND (${ranges}) ORDER BY seq`);
   const byInvocation = new Map<string, AdkEvent[]>();
-  for (const e of events) byInvocation.set(e.invocation_id, [...(byInvocation.get(e.invocation_id) ?? []), toEvent(e)]);
+  for (const e of events) {
+    if (wanted.has(e.invocation_id)) byInvocation.set(e.invocation_id, [...(byInvocation.get(e.invocation_id) ?? []), toEvent(e)]);
+  }
   return rows.map((r) => {
     const stored = parseJson<StoredTask>(r.data);
     const message = stored.status.message && { ...stored.status.message, contextId: sessionId, taskId: r.id };
@@ -96,17 +107,17 @@ async function assemble(tx: Executor, sessionId: string, rows: TaskRow[]): Promi
   });
 }
 
-/** Tasks whose position lies in `ranges`, newest first, at most `limit` (all when undefined); marker tasks never listed. */
+/** Tasks whose invocation starts in `ranges`, newest first, at most `limit` (all when undefined); marker tasks never listed. */
 async function tasksIn(tx: Executor, sessionId: string, ranges: readonly Segment[], before: number, limit?: number) {
   const rows: TaskRow[] = [];
   for (const [from, to] of [...ranges].reverse()) {
     if (from >= before) continue;
     rows.push(
       ...(await tx.all<TaskRow>(sql`
-        SELECT t.id, t.session_id, t.invocation_id, t.position, t.data, i.after_invocation_id
-        FROM tasks t JOIN invocations i ON i.session_id = t.session_id AND i.invocation_id = t.invocation_id
-        WHERE t.session_id = ${sessionId} AND t.position >= ${from} AND t.position <= ${Math.min(to, before - 1)} AND NOT i.is_marker
-        ORDER BY t.position DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`)),
+        SELECT ${TASK_COLUMNS} FROM invocations i
+        WHERE i.session_id = ${sessionId} AND i.first_seq >= ${from} AND i.first_seq <= ${Math.min(to, before - 1)}
+          AND i.task IS NOT NULL AND NOT i.is_marker
+        ORDER BY i.first_seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`)),
     );
     if (limit !== undefined && rows.length >= limit) break;
   }
@@ -124,10 +135,8 @@ export async function getTask(userId: string, taskId: string): Promise<Task> {
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await tx.one<TaskRow>(sql`
-      SELECT t.id, t.session_id, t.invocation_id, t.position, t.data, i.is_marker
-      FROM tasks t JOIN sessions s ON s.id = t.session_id
-        JOIN invocations i ON i.session_id = t.session_id AND i.invocation_id = t.invocation_id
-      WHERE t.id = ${taskId} AND s.user_id = ${userId}`);
+      SELECT ${TASK_COLUMNS} FROM invocations i JOIN sessions s ON s.id = i.session_id
+      WHERE i.task_id = ${taskId} AND s.user_id = ${userId}`);
     if (!row) throw new NotFoundError("Task not found");
     const [task] = await assemble(tx, row.session_id, [row]);
     return row.is_marker ? { ...task, history: await headAfter(tx, row.session_id, row.position) } : task;
@@ -137,7 +146,7 @@ export async function getTask(userId: string, taskId: string): Promise<Task> {
 /** The task a send with this A2A messageId started in the session, if any (a retried send). */
 export async function taskForMessage(tx: Executor, sessionId: string, messageId: string): Promise<Task | null> {
   const row = await tx.one<TaskRow>(sql`
-    SELECT id, session_id, invocation_id, position, data FROM tasks WHERE session_id = ${sessionId} AND message_id = ${messageId}`);
+    SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.session_id = ${sessionId} AND i.message_id = ${messageId} AND i.task IS NOT NULL`);
   return row ? (await assemble(tx, sessionId, [row]))[0] : null;
 }
 
@@ -207,7 +216,7 @@ export async function listTasks(
 export async function userTexts(tx: Executor, sessionId: string, invocationIds: string[]): Promise<Map<string, string>> {
   if (invocationIds.length === 0) return new Map();
   const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
-    SELECT e.invocation_id, e.id, e.data FROM invocations i
+    SELECT i.invocation_id, e.id, e.data FROM invocations i
       JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
     WHERE i.session_id = ${sessionId} AND i.invocation_id IN (${sql.join(
       invocationIds.map((id) => sql`${id}`),

@@ -22,8 +22,8 @@ const INTERRUPTED = "Interrupted: the server running this turn stopped before it
 /** Ends a turn whose instance died: an interrupted final event, the task canceled, the lease cleared. */
 async function closeAbandoned(tx: Executor, row: SessionRow) {
   const task = await tx.one<{ invocation_id: string; data: string; author: string }>(sql`
-    SELECT t.invocation_id, t.data, s.agent AS author FROM tasks t JOIN sessions s ON s.id = t.session_id
-    WHERE t.id = ${row.turn_task_id} AND t.session_id = ${row.id}`);
+    SELECT invocation_id, task AS data, ${row.agent} AS author FROM invocations
+    WHERE task_id = ${row.turn_task_id} AND session_id = ${row.id}`);
   if (task) {
     const stored = parseJson<Pick<Task, "status" | "metadata">>(task.data);
     const now = Date.now();
@@ -40,7 +40,7 @@ async function closeAbandoned(tx: Executor, row: SessionRow) {
     };
     await appendEventsTx(tx, row, [ending]);
     const status = { state: "canceled", timestamp: new Date(now).toISOString() };
-    await tx.run(sql`UPDATE tasks SET data = ${JSON.stringify({ ...stored, status })}, updated_at = ${now} WHERE id = ${row.turn_task_id}`);
+    await tx.run(sql`UPDATE invocations SET task = ${JSON.stringify({ ...stored, status })} WHERE task_id = ${row.turn_task_id}`);
   }
   await tx.run(sql`
     UPDATE sessions SET turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false} WHERE id = ${row.id}`);
@@ -117,9 +117,8 @@ export async function endTurn(userId: string, sessionId: string, task: Task) {
 /** Where a task's turn runs, if it is running: the session and the instance holding it. */
 export async function runningTurnOf(userId: string, taskId: string): Promise<{ sessionId: string; owner: string } | null> {
   const db = await getDb();
-  const row = await db.one<SessionRow & { task_session: string }>(sql`
-    SELECT s.*, t.session_id AS task_session FROM tasks t JOIN sessions s ON s.id = t.session_id
-    WHERE t.id = ${taskId} AND s.user_id = ${userId}`);
+  const row = await db.one<SessionRow>(sql`
+    SELECT s.* FROM invocations i JOIN sessions s ON s.id = i.session_id WHERE i.task_id = ${taskId} AND s.user_id = ${userId}`);
   if (!row) throw new NotFoundError("Task not found");
   return runningTaskId(row) === taskId ? { sessionId: row.id, owner: row.turn_owner ?? "" } : null;
 }

@@ -11,7 +11,6 @@ const TABLES: Record<string, string> = {
   app_state: "agent, key",
   user_state: "user_id, agent, key",
   artifacts: "scope, filename, version",
-  tasks: "id",
 };
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */

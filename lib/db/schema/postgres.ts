@@ -64,7 +64,6 @@ export const events = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.seq] }),
-    index("events_session_invocation").on(t.sessionId, t.invocationId, t.seq),
     // Covering, so a session's markers are read from this small index alone.
     index("events_markers").on(t.sessionId, t.seq, t.markerParent, t.invocationId).where(sql`marker_parent IS NOT NULL`),
     index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
@@ -79,14 +78,20 @@ export const invocations = pgTable(
       .references(() => sessions.id, { onDelete: "cascade" }),
     invocationId: text("invocation_id").notNull(),
     firstSeq: integer("first_seq").notNull(),
+    lastSeq: integer("last_seq").notNull(),
     afterInvocationId: text("after_invocation_id"),
     depth: integer("depth").notNull(),
     isMarker: boolean("is_marker").notNull(),
+    taskId: text("task_id"),
+    messageId: text("message_id"),
+    task: text("task"),
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.invocationId] }),
     index("invocations_session_first_seq").on(t.sessionId, t.firstSeq),
     index("invocations_session_after").on(t.sessionId, t.afterInvocationId),
+    uniqueIndex("invocations_task").on(t.taskId),
+    uniqueIndex("invocations_session_message").on(t.sessionId, t.messageId),
   ],
 );
 
@@ -139,25 +144,4 @@ export const artifacts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
-);
-
-export const tasks = pgTable(
-  "tasks",
-  {
-    id: text("id").primaryKey(),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => sessions.id, { onDelete: "cascade" }),
-    invocationId: text("invocation_id").notNull(),
-    messageId: text("message_id"),
-    position: integer("position").notNull(),
-    data: text("data").notNull(),
-    createdAt: createdAt(),
-    updatedAt: millis("updated_at").notNull(),
-  },
-  (t) => [
-    uniqueIndex("tasks_session_invocation").on(t.sessionId, t.invocationId),
-    uniqueIndex("tasks_session_message").on(t.sessionId, t.messageId),
-    index("tasks_session_position").on(t.sessionId, t.position),
-  ],
 );

@@ -75,14 +75,16 @@ export const events = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.seq] }),
-    index("events_session_invocation").on(t.sessionId, t.invocationId, t.seq),
     // Covering, so a session's markers are read from this small index alone.
     index("events_markers").on(t.sessionId, t.seq, t.markerParent, t.invocationId).where(sql`marker_parent IS NOT NULL`),
     index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
   ],
 );
 
-/** One row per invocation (turn or rewind marker): where it starts and where it sits in the chat's tree. */
+/**
+ * One row per invocation (a turn or a rewind marker): where its events are, where it sits in the
+ * chat's tree, and its A2A task, if it has one (docs/semantics.md).
+ */
 export const invocations = sqliteTable(
   "invocations",
   {
@@ -91,16 +93,25 @@ export const invocations = sqliteTable(
       .references(() => sessions.id, { onDelete: "cascade" }),
     invocationId: text("invocation_id").notNull(),
     firstSeq: integer("first_seq").notNull(),
+    /** Seq of its last event: a task's history is read from first_seq..last_seq. */
+    lastSeq: integer("last_seq").notNull(),
     /** The chat's last visible invocation when this one began: a turn's parent, or the leaf of the head a marker ended. */
     afterInvocationId: text("after_invocation_id"),
     /** Turns on the path to this invocation (a marker: turns in the head it ended). */
     depth: integer("depth").notNull(),
     isMarker: integer("is_marker", { mode: "boolean" }).notNull(),
+    taskId: text("task_id"),
+    /** The A2A messageId that started the task: a retried send finds its task instead of running twice. */
+    messageId: text("message_id"),
+    /** The task's `{status, metadata, artifacts?}`; its history is the invocation's events. */
+    task: text("task"),
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.invocationId] }),
     index("invocations_session_first_seq").on(t.sessionId, t.firstSeq),
     index("invocations_session_after").on(t.sessionId, t.afterInvocationId),
+    uniqueIndex("invocations_task").on(t.taskId),
+    uniqueIndex("invocations_session_message").on(t.sessionId, t.messageId),
   ],
 );
 
@@ -157,28 +168,4 @@ export const artifacts = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
-);
-
-export const tasks = sqliteTable(
-  "tasks",
-  {
-    id: text("id").primaryKey(),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => sessions.id, { onDelete: "cascade" }),
-    invocationId: text("invocation_id").notNull(),
-    /** The A2A messageId that started the task: a retried send finds its task instead of running twice. */
-    messageId: text("message_id"),
-    /** Seq of the invocation's first event: places the task in the session's order. */
-    position: integer("position").notNull(),
-    /** `{status, metadata, artifacts?}`; the history is read from the invocation's events. */
-    data: text("data").notNull(),
-    createdAt: createdAt(),
-    updatedAt: integer("updated_at").notNull(),
-  },
-  (t) => [
-    uniqueIndex("tasks_session_invocation").on(t.sessionId, t.invocationId),
-    uniqueIndex("tasks_session_message").on(t.sessionId, t.messageId),
-    index("tasks_session_position").on(t.sessionId, t.position),
-  ],
 );
