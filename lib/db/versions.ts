@@ -36,17 +36,19 @@ export async function siblingsOf(
   const children = (parent: ReturnType<typeof sql>) =>
     tx.all<{ invocation_id: string; after_invocation_id: string | null; first_seq: number }>(sql`
       SELECT invocation_id, after_invocation_id, first_seq FROM invocations WHERE session_id = ${sessionId} AND ${parent} AND NOT is_marker`);
-  const all = [
-    ...(named.length
-      ? await children(
-          sql`after_invocation_id IN (${sql.join(
-            named.map((p) => sql`${p}`),
-            sql`, `,
-          )})`,
-        )
-      : []),
-    ...(parents.includes(null) ? await children(sql`after_invocation_id IS NULL`) : []),
-  ].sort((a, b) => a.first_seq - b.first_seq);
+  const inList = sql.join(
+    named.map((p) => sql`${p}`),
+    sql`, `,
+  );
+  // A long listing asks for most of the tree: reading all of it is cheaper than a huge IN list.
+  const all = (
+    parents.length > 200
+      ? await children(sql`true`)
+      : [
+          ...(named.length ? await children(sql`after_invocation_id IN (${inList})`) : []),
+          ...(parents.includes(null) ? await children(sql`after_invocation_id IS NULL`) : []),
+        ]
+  ).sort((a, b) => a.first_seq - b.first_seq);
   const groups = new Map<string | null, string[]>();
   for (const s of all) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
   const branching = [...groups.values()].filter((ids) => ids.length > 1);
