@@ -1,6 +1,6 @@
-import type { Task } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { agentNote, eventToMessage, joinHistories, messageText } from "@/lib/a2a/convert";
+import type { Task } from "@/lib/a2a/types";
 import type { AdkEvent } from "@/lib/session/types";
 
 const base = { invocation_id: "e-1", timestamp: 1 };

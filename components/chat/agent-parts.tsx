@@ -1,5 +1,5 @@
-import type { Message } from "@a2a-js/sdk";
 import { FileText, Wrench } from "lucide-react";
+import type { Message } from "@/lib/a2a/types";
 import { Markdown } from "./markdown";
 
 function pretty(value: unknown) {

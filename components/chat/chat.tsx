@@ -1,6 +1,5 @@
 "use client";
 
-import type { Message, Task } from "@a2a-js/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { GitFork, PanelRight } from "lucide-react";
 import Link from "next/link";
@@ -11,6 +10,7 @@ import { toast } from "sonner";
 import { forkChat, rewindChat } from "@/app/(chat)/actions";
 import { cancelTask, streamMessage } from "@/lib/a2a/client";
 import { messageText } from "@/lib/a2a/convert";
+import type { Message, Task } from "@/lib/a2a/types";
 import { api } from "@/lib/api/client";
 import type { SessionRecord, SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";

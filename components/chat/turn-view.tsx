@@ -1,9 +1,9 @@
 "use client";
 
-import type { Message, Task } from "@a2a-js/sdk";
 import { GitFork, MoreHorizontal, Pencil, RefreshCw, Undo2 } from "lucide-react";
 import { useState } from "react";
 import { messageText } from "@/lib/a2a/convert";
+import type { Message, Task } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { focusOnMount } from "../ui/focus-on-mount";

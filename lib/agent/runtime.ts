@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Message, Task, TaskState } from "@a2a-js/sdk";
 import { agentNote, eventToMessage } from "@/lib/a2a/convert";
+import type { Message, Task, TaskState } from "@/lib/a2a/types";
 import { appendEvents, getSession, saveTask } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";

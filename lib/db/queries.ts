@@ -1,7 +1,7 @@
 /** The data-access module: every SQL statement of the app lives here. */
 import { randomUUID } from "node:crypto";
-import type { Task } from "@a2a-js/sdk";
 import { and, asc, desc, eq, gte, isNotNull, lt, lte, max, min, sql } from "drizzle-orm";
+import type { Task } from "@/lib/a2a/types";
 import { isBusy } from "@/lib/agent/busy";
 import { InvalidReferenceError, InvocationNotFoundError, NotFoundError, SessionBusyError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget, walkRewinds } from "@/lib/session/effective-history";
