@@ -95,7 +95,15 @@ function channel<T>() {
  * each event it emits and the task, and streams updates. The session is busy until it ends.
  * Aborting `signal` (the client went away) stops the turn like tasks/cancel does.
  */
-export function startTurn(opts: { userId: string; sessionId: string; agent: Agent; text: string; signal?: AbortSignal }) {
+export function startTurn(opts: {
+  userId: string;
+  sessionId: string;
+  agent: Agent;
+  text: string;
+  /** The A2A message id: a retried send with the same id will follow the turn it started (SPEC §7). */
+  messageId?: string;
+  signal?: AbortSignal;
+}) {
   const release = markBusy(opts.sessionId);
   const { userId, sessionId, agent } = opts;
   const controller = new AbortController();
