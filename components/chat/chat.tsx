@@ -110,12 +110,11 @@ export function Chat({
   const current = sessionQuery.data;
 
   const refresh = async (id: string) => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.allTasks(id) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.session(id) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.artifacts(id) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
-    ]);
+    const keys = [queryKeys.allTasks(id), queryKeys.session(id), queryKeys.artifacts(id), queryKeys.sessions];
+    // A first fetch still running from before the change would answer stale data, and invalidating
+    // does not restart a fetch that has no data yet: cancel it, then fetch again.
+    await Promise.all(keys.map((queryKey) => queryClient.cancelQueries({ queryKey })));
+    await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
   };
 
   const visible = (tasks.data ?? []).filter((t) => t.id !== streaming?.task?.id);
