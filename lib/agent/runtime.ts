@@ -39,11 +39,6 @@ export async function cancelTurn(taskId: string): Promise<Task | null> {
   return turn.done;
 }
 
-/** Resolves with a running turn's final task, or null when it is not running in this process. */
-export async function runningTurn(taskId: string): Promise<Task | null> {
-  return running.get(taskId)?.done ?? null;
-}
-
 /**
  * Follows a running turn from now on (A2A resubscribe, a reloaded page): the task as it is, the
  * text streamed so far, then every later update up to the final one. Null when it is not running here.
