@@ -1,4 +1,4 @@
-import type { Task } from "@a2a-js/sdk";
+import type { Task } from "@/lib/a2a/types";
 import { demoAgent } from "@/lib/agent/demo-agent";
 import { startTurn } from "@/lib/agent/runtime";
 import { appendEvents, createSession, saveArtifact, saveTask } from "@/lib/db/queries";

@@ -1,6 +1,9 @@
-import type { Task } from "@a2a-js/sdk";
+import { TaskState } from "@a2a-js/sdk";
+import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import { describe, expect, it } from "vitest";
 import { agentNote, eventToMessage, joinHistories, messageText } from "@/lib/a2a/convert";
+import type { Message, Part, Task } from "@/lib/a2a/types";
+import { toCoreTask } from "@/lib/a2a/wire";
 import type { AdkEvent } from "@/lib/session/types";
 
 const base = { invocation_id: "e-1", timestamp: 1 };
@@ -112,5 +115,46 @@ describe("helpers", () => {
       history: texts.map((text) => agentNote(text, "s", id, {})),
     });
     expect(joinHistories([task("1", ["a", "b"]), task("2", ["c"])]).map(messageText)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("wire: Retrace's v0.3 shapes through the SDK's translators", () => {
+  it("a task with text, data and file parts and an artifact survives v0.3 → v1.0 → v0.3 unchanged", () => {
+    const message = (role: "user" | "agent", parts: Part[]): Message => ({
+      kind: "message",
+      messageId: `m-${role}`,
+      role,
+      parts,
+      contextId: "s",
+      taskId: "t",
+      metadata: { kagent_invocation_id: "e-1" },
+    });
+    const task: Task = {
+      kind: "task",
+      id: "t",
+      contextId: "s",
+      status: { state: "completed", timestamp: "2026-01-01T00:00:00.000Z" },
+      history: [
+        message("user", [{ kind: "text", text: "hi" }]),
+        message("agent", [
+          {
+            kind: "data",
+            data: { id: "c1", name: "save_artifact", args: { filename: "n.txt" } },
+            metadata: { kagent_type: "function_call" },
+          },
+          { kind: "file", file: { bytes: "AAA=", mimeType: "image/png" } },
+        ]),
+      ],
+      artifacts: [{ artifactId: "a1", name: "n.txt", parts: [{ kind: "text", text: "hello" }], metadata: { version: 0 } }],
+      metadata: { kagent_invocation_id: "e-1", kagent_agent: "demo" },
+    };
+    const core = toCoreTask(task);
+    expect(core.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(core.history[1].parts[0].content).toEqual({
+      $case: "data",
+      value: { id: "c1", name: "save_artifact", args: { filename: "n.txt" } },
+    });
+    const back = JSON.parse(new V03PushNotificationSerializer().serialize({ payload: { $case: "task", value: core } }).body);
+    expect(back).toEqual(task);
   });
 });

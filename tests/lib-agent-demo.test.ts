@@ -1,6 +1,6 @@
-import type { Message } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { messageText } from "@/lib/a2a/convert";
+import type { Message } from "@/lib/a2a/types";
 import { parseIntent } from "@/lib/agent/demo-agent";
 import { getAgent, listAgents } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";

@@ -1,6 +1,6 @@
-import type { Task } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { agentNote, eventToMessage } from "@/lib/a2a/convert";
+import type { Task } from "@/lib/a2a/types";
 import { copyTaskJson } from "@/lib/session/fork";
 import { event } from "./helpers";
 

@@ -1,7 +1,7 @@
-import type { Task } from "@a2a-js/sdk";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { messageText } from "@/lib/a2a/convert";
+import type { Task } from "@/lib/a2a/types";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";

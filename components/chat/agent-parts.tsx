@@ -1,6 +1,6 @@
-import type { Message } from "@a2a-js/sdk";
 import { FileText, Wrench } from "lucide-react";
 import { messageText } from "@/lib/a2a/convert";
+import type { Message } from "@/lib/a2a/types";
 import { Markdown } from "./markdown";
 
 function pretty(value: unknown) {

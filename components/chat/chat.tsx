@@ -1,9 +1,9 @@
 "use client";
 
-import type { Task } from "@a2a-js/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import type { Task } from "@/lib/a2a/types";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { ChatHeader, ForkBanner } from "./chat-header";

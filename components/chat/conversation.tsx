@@ -1,8 +1,8 @@
 "use client";
 
-import type { Task } from "@a2a-js/sdk";
 import { AlertCircle, ArrowDown, RotateCw } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import type { Task } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
 import { RewindDivider } from "./rewind-divider";
 import { turnRows } from "./turn-rows";

@@ -1,8 +1,8 @@
 "use client";
 
-import type { Task } from "@a2a-js/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
+import type { Task } from "@/lib/a2a/types";
 import { api } from "@/lib/api/client";
 import type { ArtifactInfo, SessionRecord, SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
@@ -45,11 +45,11 @@ export function useRefreshSession() {
   const queryClient = useQueryClient();
   return useCallback(
     async (id: string) => {
-      await Promise.all(
-        [queryKeys.allTasks(id), queryKeys.session(id), queryKeys.artifacts(id), queryKeys.sessions].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
-        ),
-      );
+      const keys = [queryKeys.allTasks(id), queryKeys.session(id), queryKeys.artifacts(id), queryKeys.sessions];
+      // A first fetch still running from before the change would answer stale data, and invalidating
+      // does not restart a fetch that has no data yet: cancel it, then fetch again.
+      await Promise.all(keys.map((queryKey) => queryClient.cancelQueries({ queryKey })));
+      await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
     [queryClient],
   );

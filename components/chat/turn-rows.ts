@@ -1,4 +1,4 @@
-import type { Task } from "@a2a-js/sdk";
+import type { Task } from "@/lib/a2a/types";
 import type { RewindReason } from "@/lib/session/rewind";
 
 /** What `?include_rewound=true` says about a hidden turn: the marker that hid it, when and why. */

@@ -1,10 +1,10 @@
 "use client";
 
-import type { Message, Task, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { cancelTask, streamMessage } from "@/lib/a2a/client";
 import { messageText } from "@/lib/a2a/convert";
+import type { Message, Task, TaskStatusUpdateEvent } from "@/lib/a2a/types";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError } from "../ui/notify";
 import { readableError } from "../ui/readable-error";

@@ -1,10 +1,10 @@
 "use client";
 
-import type { Task } from "@a2a-js/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { forkChat, rewindChat } from "@/app/(chat)/actions";
 import { invocationIdOf } from "@/lib/a2a/metadata";
+import type { Task } from "@/lib/a2a/types";
 import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";

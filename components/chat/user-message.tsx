@@ -1,10 +1,10 @@
 "use client";
 
-import type { Message } from "@a2a-js/sdk";
 import { GitFork, Pencil, Undo2 } from "lucide-react";
 import { useState } from "react";
 import { messageText } from "@/lib/a2a/convert";
 import { invocationIdOf } from "@/lib/a2a/metadata";
+import type { Message } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
 import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";

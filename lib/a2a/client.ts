@@ -1,30 +1,48 @@
-import type { Message, Task, TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import { AgentCard, CancelTaskRequest, SendMessageRequest, type StreamResponse } from "@a2a-js/sdk";
+import { type Client, ClientFactory, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
+import type { Task, TaskStatusUpdateEvent } from "./types";
 
 export type StreamEvent = Task | TaskStatusUpdateEvent;
 
 const newId = () =>
   typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
-async function rpc(agent: string, method: string, params: unknown, signal?: AbortSignal): Promise<Response> {
-  const response = await fetch(`/api/a2a/${encodeURIComponent(agent)}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: newId(), method, params }),
-    signal,
-  });
-  if (!response.ok) {
-    const body = await response.json().catch(() => null);
-    throw new Error(body?.error ?? `Request failed (HTTP ${response.status})`);
+/** Our own HTTP errors (401, 404, 415, …) carry `{error}`: show that message, not the transport's. */
+async function fetchWithErrors(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.ok) return response;
+  const body = await response.json().catch(() => null);
+  throw new Error(body?.error ?? `Request failed (HTTP ${response.status})`);
+}
+
+const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithErrors })] });
+const clients = new Map<string, Promise<Client>>();
+
+/** The SDK's v1.0 client for an agent of this app: the card is known, so there is no discovery request. */
+function clientFor(agent: string): Promise<Client> {
+  let client = clients.get(agent);
+  if (!client) {
+    const url = `${window.location.origin}/api/a2a/${encodeURIComponent(agent)}`;
+    const card = AgentCard.fromJSON({
+      name: agent,
+      supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: { streaming: true },
+    });
+    client = factory.createFromAgentCard(card);
+    clients.set(agent, client);
   }
-  return response;
+  return client;
 }
 
-function unwrap<T>(envelope: { result?: T; error?: { message: string } }): T {
-  if (envelope.error) throw new Error(envelope.error.message);
-  return envelope.result as T;
-}
+/** The SDK's v1.0 → v0.3 translator (the one its v0.3 push notifications use): the UI renders v0.3 shapes. */
+const serializer = new V03PushNotificationSerializer();
+const toStreamEvent = (response: StreamResponse) => JSON.parse(serializer.serialize(response).body) as StreamEvent;
 
-/** Sends a message with A2A `message/stream` and yields each streamed task or status update. */
+/** An error inside the stream arrives wrapped; its cause carries the server's message. */
+const unwrap = (error: unknown) => (error instanceof Error && error.cause instanceof Error ? error.cause : error);
+
+/** Sends a message with A2A `SendStreamingMessage` and yields each streamed task or status update. */
 export async function* streamMessage(opts: {
   agent: string;
   text: string;
@@ -34,37 +52,26 @@ export async function* streamMessage(opts: {
   rewindReason?: "edit" | "regenerate";
   signal?: AbortSignal;
 }): AsyncGenerator<StreamEvent> {
-  const message: Message = {
-    kind: "message",
-    role: "user",
-    messageId: newId(),
-    parts: opts.text ? [{ kind: "text", text: opts.text }] : [],
-    ...(opts.contextId ? { contextId: opts.contextId } : {}),
-    ...(opts.rewindBeforeInvocationId
-      ? { metadata: { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId, retrace_rewind_reason: opts.rewindReason } }
-      : {}),
-  };
-  const response = await rpc(opts.agent, "message/stream", { message }, opts.signal);
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = frame
-        .split("\n")
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).trimStart())
-        .join("\n");
-      if (data) yield unwrap<StreamEvent>(JSON.parse(data));
-    }
+  const request = SendMessageRequest.fromJSON({
+    message: {
+      messageId: newId(),
+      role: "ROLE_USER",
+      parts: opts.text ? [{ text: opts.text }] : [],
+      contextId: opts.contextId,
+      metadata: opts.rewindBeforeInvocationId
+        ? { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId, retrace_rewind_reason: opts.rewindReason }
+        : undefined,
+    },
+  });
+  const client = await clientFor(opts.agent);
+  try {
+    for await (const response of client.sendMessageStream(request, { signal: opts.signal })) yield toStreamEvent(response);
+  } catch (error) {
+    throw unwrap(error);
   }
 }
 
 export async function cancelTask(agent: string, taskId: string): Promise<void> {
-  const response = await rpc(agent, "tasks/cancel", { id: taskId });
-  unwrap(await response.json());
+  const client = await clientFor(agent);
+  await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }));
 }

@@ -1,4 +1,4 @@
-import type { Part as A2APart, Message, Task } from "@a2a-js/sdk";
+import type { Part as A2APart, Message, Task } from "@/lib/a2a/types";
 import type { AdkEvent } from "@/lib/session/types";
 
 const nonEmpty = (value: object | undefined) => (value && Object.keys(value).length ? value : undefined);

@@ -1,229 +1,148 @@
-import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQueryParams, TaskStatusUpdateEvent } from "@a2a-js/sdk";
-import { A2AError, type A2ARequestHandler } from "@a2a-js/sdk/server";
-import { z } from "zod";
-import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  Task as CoreTask,
+  GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+} from "@a2a-js/sdk";
+import { A2AError, PushNotificationNotSupportedError, TaskNotCancelableError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import { cancelTurn, watchTurn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
-import { createSession, getSession, getTask, rewindSession, saveTask } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
-import { messageText } from "./convert";
+import { getTask } from "@/lib/db/queries";
+import { malformed, taskError, toA2AError } from "./errors";
+import { pageTasks } from "./paging";
+import { begin, streamTurn } from "./turns";
+import type { Task } from "./types";
+import { toCoreTask, toStreamResponse } from "./wire";
 
-type StreamResult = Task | TaskStatusUpdateEvent;
+const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 50;
 
-export function agentCard(agent: Agent, url: string): AgentCard {
-  return {
-    protocolVersion: "0.3.0",
-    name: agent.name,
-    description: agent.description,
-    url,
-    version: "1.0.0",
-    preferredTransport: "JSONRPC",
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain", "application/json"],
-    skills: [
-      {
-        id: "state",
-        name: "Session state",
-        description: "Set and read session state values.",
-        tags: ["state"],
-        examples: ["set color to red", "what is color?"],
-      },
-      {
-        id: "files",
-        name: "Files",
-        description: "Save and load versioned text files.",
-        tags: ["artifacts"],
-        examples: ["save file notes.txt with content hello", "load file notes.txt"],
-      },
-      ...(agent.name === "demo"
-        ? [
-            {
-              id: "recap",
-              name: "Recap",
-              description: "List what the user said in the effective history.",
-              tags: ["history"],
-              examples: ["recap"],
-            },
-          ]
-        : []),
-      {
-        id: "rewind",
-        name: "Rewind",
-        description: "Send metadata.kagent_rewind_before_invocation_id to rewind the session first.",
-        tags: ["rewind"],
-      },
-    ],
-  };
+/** The caller, as the route authenticated it (lib/a2a/jsonrpc.ts). */
+function userOf(context: ServerCallContext): string {
+  if (!context.user?.isAuthenticated) throw new A2AError("Not authenticated");
+  return context.user.userName;
 }
 
-/** Store errors become JSON-RPC errors with our machine code kept in `data`; anything else is logged, not leaked. */
-function toA2AError(error: unknown): A2AError {
-  if (error instanceof A2AError) return error;
-  if (error instanceof AppError) return A2AError.invalidParams(error.message, { code: error.code });
-  console.error(error);
-  return A2AError.internalError("Internal error");
+/** `historyLength` as A2A defines it: absent keeps all, 0 none, n the last n messages. */
+function withHistoryLength(task: CoreTask, historyLength: number | undefined): CoreTask {
+  if (historyLength === undefined) return task;
+  if (!Number.isInteger(historyLength) || historyLength < 0) throw malformed("historyLength must be a non-negative integer");
+  return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };
 }
 
-const messageParams = z.looseObject({
-  message: z.looseObject({
-    kind: z.literal("message").optional(),
-    role: z.literal("user", "Only user messages can be sent"),
-    parts: z.array(z.looseObject({ kind: z.string(), text: z.string().optional() })),
-    contextId: z.string().min(1).optional(),
-    metadata: z
-      .looseObject({
-        kagent_rewind_before_invocation_id: z.string().min(1).optional(),
-        retrace_rewind_reason: z.enum(["rewind", "edit", "regenerate"]).optional(),
-      })
-      .nullish(),
-  }),
-});
-const taskQuery = z.looseObject({ id: z.string().min(1), historyLength: z.int().nonnegative().optional() });
-
-function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
-  const result = schema.safeParse(params);
-  if (!result.success) throw A2AError.invalidParams(z.prettifyError(result.error));
-  return result.data;
-}
-
-function statusUpdate(task: Task, update: TurnUpdate): TaskStatusUpdateEvent {
-  const final = update.kind === "done";
-  const status = final
-    ? update.task.status
-    : { state: "working" as const, timestamp: new Date().toISOString(), message: update.kind === "task" ? undefined : update.message };
-  return { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final, metadata: task.metadata };
-}
-
-/** The A2A JSON-RPC methods for one agent and one authenticated user (SPEC §4.5). */
+/**
+ * The A2A methods of one agent over Retrace's store and runtime (SPEC §4.5), in the SDK's v1.0 terms;
+ * the SDK's transports serve it as v1.0 and as v0.3 JSON-RPC. Not the SDK's DefaultRequestHandler: its
+ * in-process event bus cannot follow or cancel a turn running on another instance, it refuses to
+ * subscribe to a finished task, and it stores a failed task for input the spec wants refused unchanged.
+ */
 export class RetraceRequestHandler implements A2ARequestHandler {
   constructor(
     private readonly agent: Agent,
-    private readonly userId: string,
-    private readonly url: string,
+    private readonly card: AgentCard,
   ) {}
 
-  async getAgentCard() {
-    return agentCard(this.agent, this.url);
+  async getAgentCard(): Promise<AgentCard> {
+    return this.card;
   }
 
   async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
-    throw A2AError.authenticatedExtendedCardNotConfigured();
+    throw new UnsupportedOperationError("Agent does not support authenticated extended card.");
   }
 
-  /** Validates and applies everything that must happen before the stream starts. */
-  private async begin(params: MessageSendParams) {
-    const { message } = parseParams(messageParams, params);
-    const text = messageText(message as Pick<Message, "parts">).trim();
-    const rewindTo = message.metadata?.kagent_rewind_before_invocation_id;
+  private async load(id: string, context: ServerCallContext): Promise<Task> {
+    if (typeof id !== "string" || !id.trim()) throw malformed("A task id is required");
     try {
-      let sessionId = message.contextId;
-      if (sessionId) {
-        const session = await getSession(this.userId, sessionId);
-        if (session.agent !== this.agent.name) throw A2AError.invalidParams(`Session ${sessionId} belongs to agent ${session.agent}`);
-      } else {
-        if (rewindTo) throw A2AError.invalidParams("A rewind needs the contextId of the session");
-        if (!text) throw A2AError.invalidParams("The message has no text");
-        sessionId = (await createSession(this.userId, { agent: this.agent.name })).id;
-      }
-      if (!text && !rewindTo) throw A2AError.invalidParams("The message has no text");
-      if (rewindTo) {
-        const { event: marker } = await rewindSession(this.userId, sessionId, rewindTo, message.metadata?.retrace_rewind_reason);
-        if (!text) return { rewound: await this.effectiveTask(sessionId, marker.invocation_id, rewindTo) };
-      }
-      const messageId = typeof message.messageId === "string" ? message.messageId : undefined;
-      return { turn: await startTurn({ userId: this.userId, sessionId, agent: this.agent, text, messageId }) };
+      return await getTask(userOf(context), id);
     } catch (error) {
-      throw toA2AError(error);
+      throw taskError(id, error);
     }
   }
 
-  /** The answer to a rewind control message: one final task holding the effective history, stored so tasks/get finds it. */
-  private async effectiveTask(sessionId: string, markerInvocationId: string, rewindTo: string): Promise<Task> {
-    await saveTask(this.userId, sessionId, {
-      kind: "task",
-      id: markerInvocationId,
-      contextId: sessionId,
-      status: { state: "completed", timestamp: new Date().toISOString() },
-      metadata: { kagent_invocation_id: markerInvocationId, kagent_rewind_before_invocation_id: rewindTo },
-    });
-    return getTask(this.userId, markerInvocationId);
-  }
-
-  async *sendMessageStream(params: MessageSendParams): AsyncGenerator<StreamResult> {
-    const started = await this.begin(params);
-    if (started.rewound) {
-      yield started.rewound;
-      return;
-    }
-    let task: Task | undefined;
-    for await (const update of started.turn.updates) {
-      if (update.kind === "task") {
-        task = update.task;
-        yield task;
-      } else if (task) {
-        yield statusUpdate(task, update);
-        if (update.kind === "done") return;
-      }
-    }
-    throw A2AError.internalError("The turn stopped before it could be stored");
-  }
-
-  async sendMessage(params: MessageSendParams): Promise<Task> {
-    const started = await this.begin(params);
-    if (started.rewound) return started.rewound;
-    return started.turn.done.catch((error) => {
-      throw toA2AError(error);
-    });
-  }
-
-  async getTask(params: TaskQueryParams): Promise<Task> {
-    const { id, historyLength } = parseParams(taskQuery, params);
+  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<CoreTask> {
+    const started = await begin(userOf(context), this.agent, params);
     let task: Task;
+    if ("task" in started) task = started.task;
+    // A v0.3 request cannot say "wait" apart from "don't care" any more (the SDK maps both to
+    // returnImmediately), so only v1.0 callers get the task before the turn ends.
+    else if (params.configuration?.returnImmediately && context.requestedVersion !== "0.3") task = await firstTask(started.turn.updates);
+    else task = await started.turn.done.catch((error) => Promise.reject(toA2AError(error)));
+    return withHistoryLength(toCoreTask(task), params.configuration?.historyLength);
+  }
+
+  async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    const started = await begin(userOf(context), this.agent, params);
+    if ("task" in started) yield toStreamResponse(started.task);
+    else yield* streamTurn(started.turn.updates);
+  }
+
+  async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<CoreTask> {
+    return withHistoryLength(toCoreTask(await this.load(params.id, context)), params.historyLength);
+  }
+
+  /** A session's effective tasks, newest first, paged (`contextId` is required: tasks belong to a session). */
+  async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    if (!params.contextId) throw malformed("ListTasks needs the contextId of a session");
+    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw malformed(`pageSize must be 1 to ${MAX_PAGE_SIZE}`);
+    const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
+    if (Number.isNaN(after)) throw malformed("statusTimestampAfter must be an ISO 8601 time");
+    let page: Awaited<ReturnType<typeof pageTasks>>;
     try {
-      task = await getTask(this.userId, id);
+      page = await pageTasks(userOf(context), params.contextId, { limit: pageSize, before: params.pageToken || undefined });
     } catch (error) {
-      throw error instanceof AppError && error.status === 404 ? A2AError.taskNotFound(id) : toA2AError(error);
+      throw toA2AError(error);
     }
-    return historyLength === undefined ? task : { ...task, history: historyLength > 0 ? task.history?.slice(-historyLength) : [] };
+    const tasks = page.items
+      .map(toCoreTask)
+      .reverse()
+      .filter((t) => !params.status || t.status?.state === params.status)
+      .filter((t) => after === undefined || Date.parse(t.status?.timestamp ?? "") >= after)
+      .map((t) => withHistoryLength(params.includeArtifacts ? t : { ...t, artifacts: [] }, params.historyLength));
+    return { tasks, nextPageToken: page.nextBefore ?? "", pageSize, totalSize: page.total };
   }
 
-  async cancelTask(params: TaskIdParams): Promise<Task> {
-    const task = await this.getTask({ id: params.id });
-    const final = await cancelTurn(this.userId, task.id);
-    if (!final) throw A2AError.taskNotCancelable(params.id);
-    return final;
+  /** Stops a running turn wherever it runs; what streamed is kept. Cancelling a canceled task answers it again. */
+  async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<CoreTask> {
+    const task = await this.load(params.id, context);
+    const final = await cancelTurn(userOf(context), task.id);
+    if (final) return toCoreTask(final);
+    if (task.status.state === "canceled") return toCoreTask(task);
+    throw new TaskNotCancelableError(`Task ${task.id} is not running (it is ${task.status.state})`);
   }
 
-  async setTaskPushNotificationConfig(): Promise<never> {
-    throw A2AError.pushNotificationNotSupported();
+  /** The rest of a running task, wherever it runs; just the stored task when it has ended. */
+  async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    const task = await this.load(params.id, context);
+    const updates = await watchTurn(userOf(context), task.id);
+    if (updates) yield* streamTurn(updates);
+    else yield toStreamResponse(await this.load(task.id, context));
+  }
+
+  async createTaskPushNotificationConfig(): Promise<never> {
+    throw new PushNotificationNotSupportedError();
   }
 
   async getTaskPushNotificationConfig(): Promise<never> {
-    throw A2AError.pushNotificationNotSupported();
+    throw new PushNotificationNotSupportedError();
   }
 
   async listTaskPushNotificationConfigs(): Promise<never> {
-    throw A2AError.pushNotificationNotSupported();
+    throw new PushNotificationNotSupportedError();
   }
 
   async deleteTaskPushNotificationConfig(): Promise<never> {
-    throw A2AError.pushNotificationNotSupported();
+    throw new PushNotificationNotSupportedError();
   }
+}
 
-  /** The rest of a running task, on whichever instance runs it; just the task when it has ended. */
-  async *resubscribe(params: TaskIdParams): AsyncGenerator<StreamResult> {
-    const task = await this.getTask({ id: params.id });
-    const updates = await watchTurn(this.userId, task.id);
-    if (!updates) {
-      yield task;
-      return;
-    }
-    for await (const update of updates) {
-      if (update.kind === "task") yield update.task;
-      else {
-        yield statusUpdate(task, update);
-        if (update.kind === "done") return;
-      }
-    }
-  }
+async function firstTask(updates: AsyncIterable<{ kind: string; task?: Task }>): Promise<Task> {
+  for await (const update of updates) if (update.task) return update.task;
+  throw new A2AError("The turn ended before it started");
 }

@@ -3,9 +3,9 @@
  * resubscribe), and stopping one wherever it runs (docs/semantics.md, "Turns").
  */
 import { randomUUID } from "node:crypto";
-import type { Message, Task } from "@a2a-js/sdk";
 import { agentNote } from "@/lib/a2a/convert";
 import { invocationIdOf } from "@/lib/a2a/metadata";
+import type { Message, Task } from "@/lib/a2a/types";
 import { getDb } from "@/lib/db/client";
 import { getTask, requestCancel, runningTurnOf } from "@/lib/db/queries";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Message, Task, TaskState } from "@a2a-js/sdk";
 import { agentNote, eventToMessage, messageText } from "@/lib/a2a/convert";
+import type { Message, Task, TaskState } from "@/lib/a2a/types";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
 import { appendEvents, beginTurn, endTurn, getSession, renewTurn, saveTask } from "@/lib/db/queries";

@@ -4,7 +4,7 @@ export { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "./events";
 export { forkSession, rewindSession } from "./rewind";
 export { createSession, deleteSession, getSession, listSessions, renameSession } from "./sessions";
 export { setAppState } from "./state";
-export { getTask, listTasks, saveTask } from "./tasks";
+export { countTasks, getTask, listTasks, saveTask } from "./tasks";
 export { beginTurn, endTurn, reapAbandonedTurns, renewTurn, requestCancel, runningTurnOf } from "./turns";
 export { createUser } from "./users";
 export { listVersions, switchSession } from "./versions";

@@ -3,10 +3,11 @@
  * history is read from the invocation's events, so a fork (which copies events under new ids) needs no
  * JSON rewriting and copies no task table.
  */
-import type { Message, Task } from "@a2a-js/sdk";
+
 import { sql } from "drizzle-orm";
-import { eventToMessage } from "@/lib/a2a/convert";
+import { eventToMessage, joinHistories } from "@/lib/a2a/convert";
 import { invocationIdOf } from "@/lib/a2a/metadata";
+import type { Message, Task } from "@/lib/a2a/types";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import { eventText } from "@/lib/session/names";
@@ -127,8 +128,7 @@ async function tasksIn(tx: Executor, sessionId: string, ranges: readonly Segment
 /** The history a rewind-control task answers with: the effective history right after its marker. */
 async function headAfter(tx: Executor, sessionId: string, markerSeq: number): Promise<Message[]> {
   const { segments } = walkRewinds(markerSeq, await markerLinks(tx, sessionId, markerSeq));
-  const tasks = await assemble(tx, sessionId, (await tasksIn(tx, sessionId, segments, UNBOUNDED)).reverse());
-  return tasks.flatMap((t) => t.history ?? []);
+  return joinHistories(await assemble(tx, sessionId, (await tasksIn(tx, sessionId, segments, UNBOUNDED)).reverse()));
 }
 
 export async function getTask(userId: string, taskId: string): Promise<Task> {
@@ -223,4 +223,20 @@ export async function userTexts(tx: Executor, sessionId: string, invocationIds: 
       sql`, `,
     )})`);
   return new Map(rows.map((r) => [r.invocation_id, eventText(toEvent(r))]));
+}
+
+/** How many effective tasks the session has (A2A ListTasks reports it beside a page). */
+export async function countTasks(userId: string, sessionId: string): Promise<number> {
+  const db = await getDb();
+  return db.read(async (tx) => {
+    const row = await requireSession(tx, userId, sessionId);
+    let total = 0;
+    for (const [from, to] of (await effectiveLayout(tx, row)).segments) {
+      const counted = await tx.one<{ n: number }>(sql`
+        SELECT COUNT(*) AS n FROM invocations
+        WHERE session_id = ${row.id} AND first_seq >= ${from} AND first_seq <= ${to} AND task IS NOT NULL AND NOT is_marker`);
+      total += Number(counted?.n ?? 0);
+    }
+    return total;
+  });
 }

@@ -2,8 +2,9 @@
  * The "turn running" lock, as a lease on the session row: whichever app instance runs a turn renews
  * it; if that instance dies the lease expires and the session frees itself (docs/semantics.md, "Turns").
  */
-import type { Task } from "@a2a-js/sdk";
+
 import { sql } from "drizzle-orm";
+import type { Task } from "@/lib/a2a/types";
 import { config } from "@/lib/config";
 import { NotFoundError, QuotaExceededError } from "@/lib/errors";
 import type { AdkEvent } from "@/lib/session/types";

@@ -1,8 +1,12 @@
-import { agentCard } from "@/lib/a2a/request-handler";
+import { agentCardResponse } from "@/lib/a2a/card";
 import { getAgent } from "@/lib/agent/registry";
-import { handler } from "@/lib/api/handler";
+import { errorResponse } from "@/lib/api/handler";
 
-export const GET = handler<{ agent: string }>(async ({ request, params }) => {
-  const url = new URL(request.url);
-  return Response.json(agentCard(getAgent(params.agent), `${url.origin}/api/a2a/${params.agent}`));
-});
+/** The agent's public card: discovery needs no credentials, the card says how to get them (SPEC §4.5). */
+export async function GET(request: Request, route: { params: Promise<{ agent: string }> }) {
+  try {
+    return agentCardResponse(getAgent((await route.params).agent), request);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,86 @@
+import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, AgentCard } from "@a2a-js/sdk";
+import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
+import { parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
+import type { Agent } from "@/lib/agent/types";
+
+const skills = (agent: Agent) => [
+  {
+    id: "state",
+    name: "Session state",
+    description: "Set and read session state values.",
+    tags: ["state"],
+    examples: ["set color to red", "what is color?"],
+  },
+  {
+    id: "files",
+    name: "Files",
+    description: "Save and load versioned text files.",
+    tags: ["artifacts"],
+    examples: ["save file notes.txt with content hello", "load file notes.txt"],
+  },
+  ...(agent.name === "demo"
+    ? [
+        {
+          id: "recap",
+          name: "Recap",
+          description: "List what the user said in the effective history.",
+          tags: ["history"],
+          examples: ["recap"],
+        },
+      ]
+    : []),
+  {
+    id: "rewind",
+    name: "Rewind",
+    description:
+      "Send metadata.kagent_rewind_before_invocation_id (with the session as contextId) to rewind the session first; without text the answer is the effective history.",
+    tags: ["rewind"],
+  },
+];
+
+/**
+ * The agent's card as v0.3 JSON (with `url`, `preferredTransport`, `security`): Retrace's own words
+ * for the agent, which the SDK's translator turns into the v1.0 card.
+ */
+function legacyCard(agent: Agent, origin: string) {
+  return {
+    protocolVersion: A2A_LEGACY_PROTOCOL_VERSION,
+    name: agent.name,
+    description: agent.description,
+    url: `${origin}/api/a2a/${encodeURIComponent(agent.name)}`,
+    preferredTransport: "JSONRPC",
+    version: "1.0.0",
+    capabilities: { streaming: true, pushNotifications: false },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain", "application/json"],
+    skills: skills(agent),
+    securitySchemes: {
+      guestToken: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "JWT",
+        description: `POST ${origin}/api/auth/guest answers {"data":{"token"}}; send it as "Authorization: Bearer <token>".`,
+      },
+    },
+    security: [{ guestToken: [] }],
+  };
+}
+
+/** The v1.0 card: one JSON-RPC interface at the request's origin, advertised for v1.0 and for v0.3. */
+export function agentCard(agent: Agent, origin: string): AgentCard {
+  const legacy = legacyCard(agent, origin);
+  const v1 = { url: legacy.url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION };
+  return { ...parseLegacyAgentCard(legacy), supportedInterfaces: duplicateInterfacesForLegacy([v1], ["JSONRPC"]) };
+}
+
+/**
+ * The public card (SPEC §4.5), shaped like the SDK's own card handler answers: v1.0 JSON for a caller
+ * that sends `A2A-Version: 1.0`, else the v0.3 card with the v1.0 interfaces embedded.
+ */
+export function agentCardResponse(agent: Agent, request: Request): Response {
+  const origin = new URL(request.url).origin;
+  const version = request.headers.get(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION;
+  const card = AgentCard.toJSON(agentCard(agent, origin)) as { supportedInterfaces: unknown };
+  const body = version.startsWith("0.") ? { ...legacyCard(agent, origin), supportedInterfaces: card.supportedInterfaces } : card;
+  return Response.json(body, { headers: { vary: A2A_VERSION_HEADER } });
+}

@@ -1,0 +1,99 @@
+import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
+import {
+  A2A_LEGACY_PROTOCOL_VERSION,
+  isLegacyJsonRpcMethod,
+  isV1JsonRpcMethod,
+  LEGACY_METHOD_TASKS_RESUBSCRIBE,
+} from "@a2a-js/sdk/compat/v0_3";
+import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+import { A2A_ERROR_CODE, JsonRpcRequestMalformedError } from "@a2a-js/sdk/errors";
+import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
+import type { Agent } from "@/lib/agent/types";
+import { agentCard } from "./card";
+import { RetraceRequestHandler } from "./request-handler";
+
+type RpcId = string | number | null;
+type ErrorMapper = (error: unknown) => unknown;
+
+/** The request object, or the body as it came when it is not one (the transport then says what is wrong). */
+function parse(body: string): { method?: unknown; id?: unknown } | string {
+  const value = JSON.parse(body);
+  return value && typeof value === "object" && !Array.isArray(value) ? value : body;
+}
+
+const envelope = (id: RpcId, mapError: ErrorMapper, error: unknown) => ({ jsonrpc: "2.0", id, error: mapError(error) });
+
+/**
+ * Streams JSON-RPC results as server-sent events. As the SDK's own JSON-RPC server does, an error before
+ * the first event is a plain JSON-RPC error (except for v0.3 `tasks/resubscribe`, which always streams)
+ * and a later one a final `event: error`. A reader that goes away stops reading, never the turn.
+ */
+async function sse(results: AsyncGenerator<unknown>, id: RpcId, mapError: ErrorMapper, alwaysStream: boolean): Promise<Response> {
+  let first: IteratorResult<unknown> | undefined;
+  if (!alwaysStream) {
+    try {
+      first = await results.next();
+    } catch (error) {
+      return Response.json(envelope(id, mapError, error));
+    }
+  }
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream({
+    async pull(controller) {
+      try {
+        const next = first ?? (await results.next());
+        first = undefined;
+        if (next.done) return controller.close();
+        controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
+      } catch (error) {
+        controller.enqueue(encoder.encode(formatSSEErrorEvent(envelope(id, mapError, error))));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await results.return(undefined);
+    },
+  });
+  return new Response(stream, { headers: SSE_HEADERS });
+}
+
+/**
+ * One A2A JSON-RPC request for an authenticated user (SPEC §4.5), dispatched the way the SDK's Express
+ * `jsonRpcHandler` with `legacyCompat` does — to its v1.0 transport or to its v0.3 one — except that a
+ * known method name picks the version even without the `A2A-Version` header (absent means v0.3).
+ */
+export async function serveJsonRpc(request: Request, body: string, userId: string, agent: Agent): Promise<Response> {
+  const version = request.headers.get(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION;
+  let rpc: ReturnType<typeof parse>;
+  try {
+    rpc = parse(body);
+  } catch {
+    // JSON-RPC 2.0 says -32700; the SDK's transports answer "invalid request" for a body they cannot parse.
+    const error = new JsonRpcRequestMalformedError({
+      message: "Parse error: the body is not JSON",
+      envelopeCode: A2A_ERROR_CODE.PARSE_ERROR,
+    });
+    return Response.json(envelope(null, JsonRpcTransportHandler.mapToJSONRPCError, error));
+  }
+  const method = typeof rpc === "object" ? rpc.method : undefined;
+  const id = typeof rpc === "object" && (typeof rpc.id === "string" || typeof rpc.id === "number") ? rpc.id : null;
+  const legacy = isLegacyJsonRpcMethod(method) || (!isV1JsonRpcMethod(method) && version === A2A_LEGACY_PROTOCOL_VERSION);
+  const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+  const card = agentCard(agent, new URL(request.url).origin);
+  try {
+    validateVersion(version, card, "JSONRPC");
+    const context = new ServerCallContext({
+      user: { isAuthenticated: true, userName: userId },
+      requestedVersion: legacy ? A2A_LEGACY_PROTOCOL_VERSION : A2A_PROTOCOL_VERSION,
+    });
+    const handler = new RetraceRequestHandler(agent, card);
+    const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
+    const result = await transport.handle(rpc, context);
+    if (Symbol.asyncIterator in Object(result)) {
+      return sse(result as AsyncGenerator<unknown>, id, mapError, legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE);
+    }
+    return Response.json(result);
+  } catch (error) {
+    return Response.json(envelope(id, mapError, error));
+  }
+}

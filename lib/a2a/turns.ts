@@ -1,0 +1,84 @@
+import type { SendMessageRequest, StreamResponse } from "@a2a-js/sdk";
+import { Role } from "@a2a-js/sdk";
+import { A2AError } from "@a2a-js/sdk/errors";
+import { z } from "zod";
+import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
+import type { Agent } from "@/lib/agent/types";
+import { createSession, getSession, getTask, rewindSession, saveTask } from "@/lib/db/queries";
+import { malformed, toA2AError } from "./errors";
+import type { Task, TaskStatusUpdateEvent } from "./types";
+import { coreMessageText, toStreamResponse } from "./wire";
+
+const controlMetadata = z.looseObject({
+  kagent_rewind_before_invocation_id: z.string().min(1).optional(),
+  retrace_rewind_reason: z.enum(["rewind", "edit", "regenerate"]).optional(),
+});
+
+type Started = { task: Task } | { turn: Awaited<ReturnType<typeof startTurn>> };
+
+/**
+ * Validates a sent message and applies everything that must happen before a stream starts: the session
+ * (`contextId`, a new one when absent), the rewind a control message asks for, then the turn. A rewind
+ * without text answers one final task holding the effective history, stored so GetTask finds it.
+ */
+export async function begin(userId: string, agent: Agent, params: SendMessageRequest): Promise<Started> {
+  const message = params.message;
+  if (!message?.messageId) throw malformed("message.messageId is required");
+  if (message.role !== Role.ROLE_USER) throw malformed("Only user messages can be sent");
+  const parsed = controlMetadata.safeParse(message.metadata ?? {});
+  if (!parsed.success) throw malformed(z.prettifyError(parsed.error));
+  const { kagent_rewind_before_invocation_id: rewindTo, retrace_rewind_reason: reason } = parsed.data;
+  const text = coreMessageText(message).trim();
+  if (!text && !rewindTo) throw malformed("The message has no text");
+  try {
+    let sessionId = message.contextId;
+    if (sessionId) {
+      const session = await getSession(userId, sessionId);
+      if (session.agent !== agent.name) throw malformed(`Session ${sessionId} belongs to agent ${session.agent}`);
+    } else {
+      if (rewindTo) throw malformed("A rewind needs the contextId of the session");
+      sessionId = (await createSession(userId, { agent: agent.name })).id;
+    }
+    if (rewindTo) {
+      const { event: marker } = await rewindSession(userId, sessionId, rewindTo, reason);
+      if (!text) {
+        // Stored without a history: the store reads it as the effective history right after the marker.
+        await saveTask(userId, sessionId, {
+          kind: "task",
+          id: marker.invocation_id,
+          contextId: sessionId,
+          status: { state: "completed", timestamp: new Date().toISOString() },
+          metadata: { kagent_invocation_id: marker.invocation_id, kagent_rewind_before_invocation_id: rewindTo },
+        });
+        return { task: await getTask(userId, marker.invocation_id) };
+      }
+    }
+    return { turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId }) };
+  } catch (error) {
+    throw toA2AError(error);
+  }
+}
+
+function statusUpdate(task: Task, update: Exclude<TurnUpdate, { kind: "task" }>): TaskStatusUpdateEvent {
+  const final = update.kind === "done";
+  const status = final ? update.task.status : { state: "working" as const, timestamp: new Date().toISOString(), message: update.message };
+  return { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final, metadata: task.metadata };
+}
+
+/**
+ * A turn's updates as A2A stream events: the task, then a working status update per streamed chunk
+ * (`metadata.adk_partial`) and per stored message, then the final one.
+ */
+export async function* streamTurn(updates: AsyncIterable<TurnUpdate>): AsyncGenerator<StreamResponse> {
+  let task: Task | undefined;
+  for await (const update of updates) {
+    if (update.kind === "task") {
+      task = update.task;
+      yield toStreamResponse(task);
+    } else if (task) {
+      yield toStreamResponse(statusUpdate(task, update));
+      if (update.kind === "done") return;
+    }
+  }
+  throw new A2AError("The turn stopped before it reached a final state");
+}
