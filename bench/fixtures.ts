@@ -1,7 +1,5 @@
 import type { Task } from "@/lib/a2a/types";
-import { demoAgent } from "@/lib/agent/demo-agent";
-import { startTurn } from "@/lib/agent/runtime";
-import { appendEvents, createSession, saveArtifact, saveTask } from "@/lib/db/queries";
+import { appendEvents, createSession, rewindSession, saveArtifact, saveTask } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, ArtifactDelta, StateDelta } from "@/lib/session/types";
 
@@ -14,35 +12,30 @@ const event = (invocationId: string, author: string, text: string, state: StateD
   actions: { state_delta: state, artifact_delta: artifacts },
 });
 
-const task = (sessionId: string, invocationId: string, history: AdkEvent[]): Task => ({
+const task = (sessionId: string, invocationId: string): Task => ({
   kind: "task",
   id: crypto.randomUUID(),
   contextId: sessionId,
   status: { state: "completed" },
-  history: history.map((e) => ({
-    kind: "message",
-    messageId: e.id,
-    role: e.author === "user" ? "user" : "agent",
-    parts: [{ kind: "text", text: e.content!.parts![0].text! }],
-    metadata: { kagent_invocation_id: invocationId },
-  })),
-  metadata: { kagent_invocation_id: invocationId },
+  metadata: { kagent_invocation_id: invocationId, kagent_agent: "demo" },
 });
 
 /**
- * A session of `invocations` turns as SPEC §5 describes: a user event and an agent event with a
- * state delta each, a file version every 50 turns, and one task per invocation.
+ * A session of `invocations` turns: a user event and an agent event with a state delta each, a file
+ * version every 50 turns, a task per turn, and every 100 turns an edit (a rewind before the last turn and
+ * a new sibling of it): 100 rewind markers at 10,000 turns.
  */
-export async function buildSession(userId: string, invocations: number) {
-  const session = await createSession(userId, { name: `bench ${invocations}`, state: { started: true } });
+export async function buildSession(userId: string, invocations: number, name = `bench ${invocations}`) {
+  const session = await createSession(userId, { name, state: { started: true } });
   const ids: string[] = [];
-  const BATCH = 250;
+  const edited: { original: string; sibling: string }[] = [];
+  const BATCH = 100;
   for (let start = 0; start < invocations; start += BATCH) {
     const events: AdkEvent[] = [];
-    const tasks: Task[] = [];
+    const batch: string[] = [];
     for (let i = start; i < Math.min(start + BATCH, invocations); i++) {
       const id = newInvocationId();
-      ids.push(id);
+      batch.push(id);
       let artifacts: ArtifactDelta = {};
       if (i % 50 === 0) {
         const saved = await saveArtifact(userId, session.id, {
@@ -52,17 +45,25 @@ export async function buildSession(userId: string, invocations: number) {
         });
         artifacts = { [saved.filename]: saved.version };
       }
-      const turn = [
+      events.push(
         event(id, "user", `message ${i}`),
-        event(id, "bench", `reply ${i}`, { counter: i, [`key${i % 20}`]: { turn: i } }, artifacts),
-      ];
-      events.push(...turn);
-      tasks.push(task(session.id, id, turn));
+        event(id, "demo", `reply ${i}`, { counter: i, [`key${i % 20}`]: { turn: i } }, artifacts),
+      );
     }
     await appendEvents(userId, session.id, events);
-    for (const t of tasks) await saveTask(userId, session.id, t);
+    for (const id of batch) await saveTask(userId, session.id, task(session.id, id));
+    const last = batch.at(-1) as string;
+    await rewindSession(userId, session.id, last, "edit");
+    const sibling = newInvocationId();
+    await appendEvents(userId, session.id, [
+      event(sibling, "user", `message ${start + batch.length - 1}, edited`),
+      event(sibling, "demo", "reply"),
+    ]);
+    await saveTask(userId, session.id, task(session.id, sibling));
+    ids.push(...batch.slice(0, -1), sibling);
+    edited.push({ original: last, sibling });
   }
-  return { sessionId: session.id, invocationIds: ids };
+  return { sessionId: session.id, invocationIds: ids, edited };
 }
 
 /**
@@ -73,26 +74,15 @@ export async function buildSession(userId: string, invocations: number) {
 export async function appendInvocation(userId: string, sessionId: string, i: number, streamed: boolean) {
   const id = newInvocationId();
   const user = event(id, "user", `extra ${i}`);
-  const agent = [event(id, "bench", "calling"), event(id, "bench", "result", { extra: i }), event(id, "bench", `done ${i}`)];
+  const agent = [event(id, "demo", "calling"), event(id, "demo", "result", { extra: i }), event(id, "demo", `done ${i}`)];
+  const t = task(sessionId, id);
   if (!streamed) {
     await appendEvents(userId, sessionId, [user, ...agent]);
-    await saveTask(userId, sessionId, task(sessionId, id, [user, ...agent]));
+    await saveTask(userId, sessionId, t);
     return;
   }
   await appendEvents(userId, sessionId, [user]);
-  const t = task(sessionId, id, [user]);
   await saveTask(userId, sessionId, t);
   for (const e of agent) await appendEvents(userId, sessionId, [e]);
-  await saveTask(userId, sessionId, { ...task(sessionId, id, [user, ...agent]), id: t.id });
-}
-
-/** A chat of real demo-agent turns (tool call, result, reply), for the browser benchmark. */
-export async function buildChat(userId: string, turns: number) {
-  process.env.DEMO_WORD_DELAY_MS = "0";
-  const session = await createSession(userId, { name: `${turns}-turn chat` });
-  for (let i = 0; i < turns; i++) {
-    const text = i % 2 === 0 ? `set counter to ${i}` : `what is counter?`;
-    await (await startTurn({ userId, sessionId: session.id, agent: demoAgent, text })).done;
-  }
-  return session.id;
+  await saveTask(userId, sessionId, t);
 }

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench -- --load`: many users at once, each running demo-agent turns in its own chat over A2A
+ * streaming, spread over the instances given (turn by turn: any instance serves any turn). Reports errors,
+ * time to the first streamed token (p50/p99) and turns per second.
+ */
+const USERS = Number(process.env.BENCH_LOAD_USERS ?? 100);
+const TURNS = Number(process.env.BENCH_LOAD_TURNS ?? 20);
+
+async function guestToken(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/auth/guest`, { method: "POST" });
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+/** The JSON-RPC frames of a server-sent event stream. */
+async function* frames(response: Response): AsyncGenerator<{ result?: unknown; error?: unknown }> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+      const data = buffer
+        .slice(0, end)
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trim())
+        .join("\n");
+      buffer = buffer.slice(end + 2);
+      if (data) yield JSON.parse(data);
+    }
+  }
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : Number.NaN;
+};
+
+/** One turn: the time to its first streamed word, or the reason it failed. */
+async function turn(base: string, token: string, text: string, contextId: string | undefined) {
+  const sent = performance.now();
+  const message = { kind: "message", role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text }], contextId };
+  const response = await fetch(`${base}/api/a2a/demo`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: { message } }),
+  });
+  if (!response.ok) return { error: `HTTP ${response.status}` };
+  let firstToken: number | undefined;
+  let context = contextId;
+  for await (const frame of frames(response)) {
+    if (frame.error || !frame.result) return { error: JSON.stringify(frame.error) };
+    const result = frame.result as {
+      kind: string;
+      contextId: string;
+      final?: boolean;
+      status?: { state: string; message?: { metadata?: { adk_partial?: boolean } } };
+    };
+    if (result.kind === "task") context = result.contextId;
+    if (firstToken === undefined && result.status?.message?.metadata?.adk_partial) firstToken = performance.now() - sent;
+    if (result.final) return result.status?.state === "completed" ? { firstToken, contextId: context } : { error: result.status?.state };
+  }
+  return { error: "the stream ended before the turn did" };
+}
+
+export async function loadBench(bases: string[]) {
+  const tokens = await Promise.all(Array.from({ length: USERS }, () => guestToken(bases[0])));
+  const firstTokens: number[] = [];
+  const errors: string[] = [];
+  const started = performance.now();
+  await Promise.all(
+    tokens.map(async (token, user) => {
+      let contextId: string | undefined;
+      for (let t = 0; t < TURNS; t++) {
+        const base = bases[(user + t) % bases.length];
+        const outcome = await turn(base, token, t % 2 === 0 ? `set counter to ${t}` : "what is counter?", contextId).catch((e: Error) => ({
+          error: e.message,
+        }));
+        if ("error" in outcome) errors.push(String(outcome.error));
+        else {
+          contextId = outcome.contextId;
+          if (outcome.firstToken !== undefined) firstTokens.push(outcome.firstToken);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    instances: bases.length,
+    users: USERS,
+    turns: USERS * TURNS - errors.length,
+    errors: errors.length,
+    errorSamples: [...new Set(errors)].slice(0, 3),
+    firstTokenP50: percentile(firstTokens, 50),
+    firstTokenP99: percentile(firstTokens, 99),
+    turnsPerSecond: (USERS * TURNS - errors.length) / seconds,
+    seconds,
+  };
+}
