@@ -1,14 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { type NextRequest, NextResponse } from "next/server";
-import { AUTH_COOKIE, AUTH_COOKIE_OPTIONS, issueToken, verifyToken } from "@/lib/auth";
+import { AUTH_COOKIE, authCookieOptions, isHttps, issueToken, verifyToken } from "@/lib/auth";
 
-/** Every browser gets a guest user: pages without a valid cookie get a freshly signed one. */
+/**
+ * Every page request makes sure the browser holds a guest token — a fresh one when it has none (or
+ * an expired one), a renewed one when its token is past half its life.
+ */
 export async function proxy(request: NextRequest) {
-  if (await verifyToken(request.cookies.get(AUTH_COOKIE)?.value)) return NextResponse.next();
-  const token = await issueToken(randomUUID());
-  request.cookies.set(AUTH_COOKIE, token);
+  const verified = await verifyToken(request.cookies.get(AUTH_COOKIE)?.value);
+  if (verified && !verified.stale) return NextResponse.next();
+  const token = await issueToken(verified?.userId ?? randomUUID());
+  request.cookies.set(AUTH_COOKIE, token); // this very render already sees it
   const response = NextResponse.next({ request: { headers: request.headers } });
-  response.cookies.set(AUTH_COOKIE, token, AUTH_COOKIE_OPTIONS);
+  response.cookies.set(AUTH_COOKIE, token, authCookieOptions(isHttps(request.nextUrl, request.headers)));
   return response;
 }
 

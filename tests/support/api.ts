@@ -51,6 +51,11 @@ export async function call(route: unknown, { method = "GET", path = "/api/x", to
   return { status: response.status, json, text, headers: response.headers };
 }
 
+/** Headers of a browser request carrying `token` as the cookie, sent from `origin` when given. */
+export function browser(token: string, origin?: string): Record<string, string> {
+  return { cookie: `retrace_token=${token}`, ...(origin ? { origin } : {}) };
+}
+
 export async function newGuest() {
   const { json } = await call(routes.guest.POST, { method: "POST" });
   return json.data as { user_id: string; token: string };

@@ -1,8 +1,7 @@
 import { A2AError, JsonRpcTransportHandler } from "@a2a-js/sdk/server";
 import { RetraceRequestHandler } from "@/lib/a2a/request-handler";
 import { getAgent } from "@/lib/agent/registry";
-import { errorResponse, readBody } from "@/lib/api/handler";
-import { getUserId } from "@/lib/auth";
+import { errorResponse, getUserId, readBody } from "@/lib/api/handler";
 
 type JsonRpcId = string | number | null;
 

@@ -1,14 +1,18 @@
 import { handler, parse, readJson } from "@/lib/api/handler";
+import { assertJsonDepth } from "@/lib/api/json-depth";
 import { eventsView } from "@/lib/api/schemas";
 import { appendEvents, listEvents } from "@/lib/db/queries";
-import { ValidationError } from "@/lib/errors";
+import { AppError, ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
 
 type Params = { id: string };
 
-export const GET = handler<Params>(({ request, userId, params }) => {
+/** One append is one transaction; capping its size keeps every other request's wait short (SPEC §4). */
+const MAX_EVENTS_PER_APPEND = 1000;
+
+export const GET = handler<Params>(async ({ request, userId, params }) => {
   const view = parse(eventsView, new URL(request.url).searchParams.get("view") ?? undefined);
-  return { data: listEvents(userId, params.id, view) };
+  return { data: await listEvents(userId, params.id, view) };
 });
 
 /** One ADK event, an array of them, or kagent's `{id, data}`; snake_case or camelCase. */
@@ -16,12 +20,22 @@ export const POST = handler<Params>(async ({ request, userId, params }) => {
   const body = await readJson(request);
   const items = Array.isArray(body) ? body : [body];
   if (items.length === 0) throw new ValidationError("No events given");
+  if (items.length > MAX_EVENTS_PER_APPEND) {
+    throw new AppError(
+      400,
+      "too_many_events",
+      `At most ${MAX_EVENTS_PER_APPEND} events per request (got ${items.length}); send them in batches`,
+    );
+  }
   const events = items.map((item, i) => {
+    // kagent's envelope carries the event as JSON text, which the request's depth check never saw.
+    const envelope = item as { data?: unknown } | null;
+    if (typeof envelope?.data === "string") assertJsonDepth(envelope.data);
     try {
       return normalizeEvent(item);
     } catch (error) {
       throw new ValidationError(`Event ${i}: ${(error as Error).message}`);
     }
   });
-  return { data: appendEvents(userId, params.id, events), status: 201 };
+  return { data: await appendEvents(userId, params.id, events), status: 201 };
 });
