@@ -1,3 +1,4 @@
+import * as unknown from "@/app/api/[[...path]]/route";
 import * as agentCard from "@/app/api/a2a/[agent]/.well-known/agent-card.json/route";
 import * as a2a from "@/app/api/a2a/[agent]/route";
 import * as agents from "@/app/api/agents/route";
@@ -15,7 +16,7 @@ import { getDb } from "@/lib/db/client";
 type Route = (request: Request, context: { params: Promise<never> }) => Promise<Response>;
 
 /** Every route handler of the HTTP API, by the path it serves. */
-export const routes = { a2a, agentCard, guest, agents, artifactFile, artifacts, events, fork, rewind, session, tasks, sessions };
+export const routes = { a2a, agentCard, guest, agents, artifactFile, artifacts, events, fork, rewind, session, tasks, sessions, unknown };
 
 export interface Call {
   method?: string;
