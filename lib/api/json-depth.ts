@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 
 /** How deeply objects and arrays may nest in any JSON we accept (SPEC §4). */
-const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_DEPTH = 64;
 
 const OPEN_OBJECT = 0x7b;
 const OPEN_ARRAY = 0x5b;
