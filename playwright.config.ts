@@ -1,11 +1,33 @@
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./e2e/support/chromium";
+import { INSTANCE_A, INSTANCE_B, POSTGRES_PORT, SHARED_SECRET } from "./e2e/support/instances";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const FAKE_OPENAI_PORT = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
 const baseURL = `http://127.0.0.1:${PORT}`;
 // E2E_PORT, FAKE_OPENAI_PORT and E2E_DIST_DIR let a second suite run beside this one in the same checkout.
 const DATA_DIR = `.e2e-data-${PORT}`;
+const DIST_DIR = process.env.E2E_DIST_DIR ?? ".next-e2e";
+const model = {
+  OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
+  OPENAI_API_KEY: "test-key",
+  OPENAI_MODEL: "fake-model",
+};
+/** One of the two app instances that share one PostgreSQL (SPEC §7), from the same production build. */
+const postgresInstance = (url: string) => ({
+  command: `npx next start -p ${new URL(url).port} -H 127.0.0.1`,
+  url: `${url}/api/health`,
+  timeout: 120_000,
+  env: {
+    NEXT_DIST_DIR: DIST_DIR,
+    DATABASE_URL: `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/postgres`,
+    AUTH_SECRET: SHARED_SECRET,
+    DEMO_WORD_DELAY_MS: "40",
+    ...model,
+  },
+  reuseExistingServer: Boolean(process.env.E2E_REUSE),
+  stdout: "pipe" as const,
+});
 
 export default defineConfig({
   testDir: "e2e",
@@ -26,6 +48,7 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  // Started in this order, each once the one before answers.
   webServer: [
     {
       command: `node e2e/support/fake-openai.mjs`,
@@ -34,20 +57,29 @@ export default defineConfig({
       reuseExistingServer: Boolean(process.env.E2E_REUSE),
     },
     {
-      // The production build, on a throwaway database, as a user would run it.
+      // The production build, on a throwaway SQLite database, as a user would run it.
       command: `rm -rf ${DATA_DIR} && npm run build && npx next start -p ${PORT} -H 127.0.0.1`,
       url: `${baseURL}/`,
       timeout: 300_000,
       env: {
-        NEXT_DIST_DIR: process.env.E2E_DIST_DIR ?? ".next-e2e",
+        NEXT_DIST_DIR: DIST_DIR,
         DATABASE_PATH: `${DATA_DIR}/retrace.db`,
+        AUTH_SECRET: SHARED_SECRET,
         DEMO_WORD_DELAY_MS: "20",
-        OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
-        OPENAI_API_KEY: "test-key",
-        OPENAI_MODEL: "fake-model",
+        ...model,
       },
       reuseExistingServer: Boolean(process.env.E2E_REUSE),
       stdout: "pipe",
     },
+    {
+      // A throwaway PostgreSQL cluster (Debian's postgresql is installed first when it is missing).
+      command: `npx tsx scripts/test-postgres.ts --port ${POSTGRES_PORT}`,
+      port: POSTGRES_PORT,
+      timeout: 300_000,
+      reuseExistingServer: Boolean(process.env.E2E_REUSE),
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    },
+    postgresInstance(INSTANCE_A),
+    postgresInstance(INSTANCE_B),
   ],
 });

@@ -1,11 +1,34 @@
 import { defineConfig } from "vitest/config";
 
+/** Suites that touch the store run twice: on SQLite and on a throwaway PostgreSQL cluster. */
+const BOTH_DIALECTS = [
+  "tests/store-*.test.ts",
+  "tests/api-*.test.ts",
+  "tests/actions.test.ts",
+  "tests/invariants.test.ts",
+  "tests/concurrency.test.ts",
+  "tests/turns.test.ts",
+  "tests/lib-agent-*.test.ts",
+  "tests/lib-a2a-request-handler.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias: { "@": import.meta.dirname } },
   test: {
-    include: ["tests/**/*.test.ts"],
     environment: "node",
     setupFiles: ["tests/setup.ts"],
     testTimeout: 20000,
+    projects: [
+      { extends: true, test: { name: "sqlite", include: ["tests/**/*.test.ts"], env: { TEST_DIALECT: "sqlite" } } },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: BOTH_DIALECTS,
+          env: { TEST_DIALECT: "postgres" },
+          globalSetup: ["tests/support/postgres-global.ts"],
+        },
+      },
+    ],
   },
 });

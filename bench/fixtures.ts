@@ -33,8 +33,8 @@ const task = (sessionId: string, invocationId: string, history: AdkEvent[]): Tas
  * A session of `invocations` turns as SPEC §5 describes: a user event and an agent event with a
  * state delta each, a file version every 50 turns, and one task per invocation.
  */
-export function buildSession(userId: string, invocations: number) {
-  const session = createSession(userId, { name: `bench ${invocations}`, state: { started: true } });
+export async function buildSession(userId: string, invocations: number) {
+  const session = await createSession(userId, { name: `bench ${invocations}`, state: { started: true } });
   const ids: string[] = [];
   const BATCH = 250;
   for (let start = 0; start < invocations; start += BATCH) {
@@ -45,7 +45,7 @@ export function buildSession(userId: string, invocations: number) {
       ids.push(id);
       let artifacts: ArtifactDelta = {};
       if (i % 50 === 0) {
-        const saved = saveArtifact(userId, session.id, {
+        const saved = await saveArtifact(userId, session.id, {
           filename: `file-${i % 200}.txt`,
           mimeType: "text/plain",
           data: Buffer.from(`v at ${i}`),
@@ -59,8 +59,8 @@ export function buildSession(userId: string, invocations: number) {
       events.push(...turn);
       tasks.push(task(session.id, id, turn));
     }
-    appendEvents(userId, session.id, events);
-    for (const t of tasks) saveTask(userId, session.id, t);
+    await appendEvents(userId, session.id, events);
+    for (const t of tasks) await saveTask(userId, session.id, t);
   }
   return { sessionId: session.id, invocationIds: ids };
 }
@@ -70,29 +70,29 @@ export function buildSession(userId: string, invocations: number) {
  * the runtime does while a reply streams (each event and each task update on its own); otherwise as
  * an API client would (one batch of events, one task).
  */
-export function appendInvocation(userId: string, sessionId: string, i: number, streamed: boolean) {
+export async function appendInvocation(userId: string, sessionId: string, i: number, streamed: boolean) {
   const id = newInvocationId();
   const user = event(id, "user", `extra ${i}`);
   const agent = [event(id, "bench", "calling"), event(id, "bench", "result", { extra: i }), event(id, "bench", `done ${i}`)];
   if (!streamed) {
-    appendEvents(userId, sessionId, [user, ...agent]);
-    saveTask(userId, sessionId, task(sessionId, id, [user, ...agent]));
+    await appendEvents(userId, sessionId, [user, ...agent]);
+    await saveTask(userId, sessionId, task(sessionId, id, [user, ...agent]));
     return;
   }
-  appendEvents(userId, sessionId, [user]);
+  await appendEvents(userId, sessionId, [user]);
   const t = task(sessionId, id, [user]);
-  saveTask(userId, sessionId, t);
-  for (const e of agent) appendEvents(userId, sessionId, [e]);
-  saveTask(userId, sessionId, { ...task(sessionId, id, [user, ...agent]), id: t.id });
+  await saveTask(userId, sessionId, t);
+  for (const e of agent) await appendEvents(userId, sessionId, [e]);
+  await saveTask(userId, sessionId, { ...task(sessionId, id, [user, ...agent]), id: t.id });
 }
 
 /** A chat of real demo-agent turns (tool call, result, reply), for the browser benchmark. */
 export async function buildChat(userId: string, turns: number) {
   process.env.DEMO_WORD_DELAY_MS = "0";
-  const session = createSession(userId, { name: `${turns}-turn chat` });
+  const session = await createSession(userId, { name: `${turns}-turn chat` });
   for (let i = 0; i < turns; i++) {
     const text = i % 2 === 0 ? `set counter to ${i}` : `what is counter?`;
-    await startTurn({ userId, sessionId: session.id, agent: demoAgent, text }).done;
+    await (await startTurn({ userId, sessionId: session.id, agent: demoAgent, text })).done;
   }
   return session.id;
 }

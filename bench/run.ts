@@ -50,17 +50,17 @@ async function rewindAndUndo(rewind: (id: string) => Promise<string>, middleId: 
 }
 
 async function storeBench(userId: string, size: string, sessionId: string, middleId: string) {
-  const { rewind, undo } = await rewindAndUndo(async (id) => rewindSession(userId, sessionId, id).event.invocation_id, middleId);
+  const { rewind, undo } = await rewindAndUndo(async (id) => (await rewindSession(userId, sessionId, id)).event.invocation_id, middleId);
   record("store: rewind before middle", size, rewind, "≤ 25 ms (via HTTP)");
   record("store: undo that rewind", size, undo);
   const forks: string[] = [];
   record(
     "store: fork before middle",
     size,
-    await median(RUNS, () => forks.push(forkSession(userId, sessionId, { invocationId: middleId }).id)),
+    await median(RUNS, async () => forks.push((await forkSession(userId, sessionId, { invocationId: middleId })).id)),
     "≤ 150 ms",
   );
-  for (const id of forks) deleteSession(userId, id);
+  for (const id of forks) await deleteSession(userId, id);
   record("store: append one invocation", size, await median(RUNS, (i) => appendInvocation(userId, sessionId, i, false)), "≤ 2 ms");
   record("store: append, streamed event by event", size, await median(RUNS, (i) => appendInvocation(userId, sessionId, i, true)));
   record("store: effective history", size, await median(RUNS, () => listEvents(userId, sessionId, "effective")));
@@ -138,12 +138,12 @@ async function startServer(): Promise<ChildProcess> {
 }
 
 async function main() {
-  const userId = createUser();
+  const userId = await createUser();
   const token = await issueToken(userId);
   const sessions: { size: string; sessionId: string; middleId: string }[] = [];
   for (const n of SIZES) {
     const started = performance.now();
-    const { sessionId, invocationIds } = buildSession(userId, n);
+    const { sessionId, invocationIds } = await buildSession(userId, n);
     const size = label(n);
     console.log(`built ${n} invocations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     sessions.push({ size, sessionId, middleId: invocationIds[Math.floor(n / 2)] });

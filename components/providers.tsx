@@ -1,9 +1,15 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { ThemeProvider } from "next-themes";
+import { ThemeProvider, useTheme } from "next-themes";
 import { useState } from "react";
 import { Toaster } from "sonner";
+
+/** Toasts at the top, where they never cover the composer (nor the text a rewind puts back in it), in the page's theme. */
+function ThemedToaster() {
+  const { resolvedTheme } = useTheme();
+  return <Toaster richColors closeButton position="top-center" theme={resolvedTheme === "dark" ? "dark" : "light"} />;
+}
 
 export function Providers({ children, nonce }: { children: React.ReactNode; nonce?: string }) {
   const [client] = useState(
@@ -13,7 +19,7 @@ export function Providers({ children, nonce }: { children: React.ReactNode; nonc
     <ThemeProvider nonce={nonce} attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
       <QueryClientProvider client={client}>
         {children}
-        <Toaster richColors closeButton position="bottom-center" />
+        <ThemedToaster />
       </QueryClientProvider>
     </ThemeProvider>
   );

@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import { checkInvariants } from "@/lib/db/invariants";
+import { openSqlite } from "@/lib/db/sqlite";
 import { expect, test } from "./support/fixtures";
 
 const DATABASE = `.e2e-data-${process.env.E2E_PORT ?? 3210}/retrace.db`;
@@ -30,7 +30,7 @@ test("parallel appends, rewinds and forks over HTTP serialise cleanly", async ({
   );
   const stored = events.filter((e: { actions: { rewind_before_invocation_id?: string } }) => !e.actions.rewind_before_invocation_id);
   expect(stored.map((e: { invocation_id: string; author: string }) => `${e.invocation_id}/${e.author}`).sort()).toEqual(appended.sort());
-  const db = new Database(DATABASE, { readonly: true });
-  expect(checkInvariants(db)).toEqual([]);
-  db.close();
+  const db = openSqlite(DATABASE);
+  expect(await checkInvariants(db)).toEqual([]);
+  await db.close();
 });

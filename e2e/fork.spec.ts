@@ -7,28 +7,34 @@ test.describe("Fork chat from here", () => {
     await chat.sendMessage("set color to blue");
     await chat.sendMessage("recap");
     const sourceId = chat.sessionId();
-    const sourceName = await page.getByRole("heading", { level: 1 }).textContent();
+    await expect(chat.heading).toHaveText("set color to red");
 
     await chat.messageAction("set color to blue", "Fork chat from here");
     await expect(page).not.toHaveURL(new RegExp(sourceId));
-    await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}/);
+    await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+    const forkId = chat.sessionId();
     await chat.expectUserMessages(["set color to red"]);
     await expect(chat.composer).toHaveValue("set color to blue");
     await expect(await chat.stateValue("color")).toContainText("red");
-    await expect(chat.sidebarChat(/^Fork of/)).toBeVisible();
-    const banner = page.getByRole("link", { name: /Forked from/ });
-    await expect(banner).toBeVisible();
+    await expect(chat.heading).toHaveText("Fork of set color to red");
+    await expect(page).toHaveTitle("Fork of set color to red");
+    await expect(chat.sidebarChat("Fork of set color to red")).toHaveAttribute("aria-current", "page");
+    await expect(chat.sidebarChat(/^set color to red$/)).toBeVisible();
+    const banner = page.getByRole("link", { name: "Forked from set color to red" });
+    await expect(banner).toHaveAttribute("href", `/chat/${sourceId}`);
 
     await chat.composer.fill("");
     await chat.sendMessage("recap");
     await expect(chat.agentMessages().last()).toContainText("set color to red");
     await expect(chat.agentMessages().last()).not.toContainText("set color to blue");
+    await expect(chat.heading).toHaveText("Fork of set color to red");
 
     await banner.click();
-    await expect(page).toHaveURL(new RegExp(sourceId));
+    await expect(page).toHaveURL(new RegExp(`/chat/${sourceId}$`));
     await chat.expectUserMessages(["set color to red", "set color to blue", "recap"]);
     await expect(await chat.stateValue("color")).toContainText("blue");
-    expect(sourceName).toBeTruthy();
+    await expect(chat.heading).toHaveText("set color to red");
+    await expect(chat.statePanel.getByRole("link", { name: "Fork of set color to red" })).toHaveAttribute("href", `/chat/${forkId}`);
   });
 
   test("Duplicate from the sidebar copies the whole chat", async ({ chat, page }) => {

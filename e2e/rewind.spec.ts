@@ -56,10 +56,49 @@ test.describe("Rewind to here", () => {
   test("Show rewound turns reveals hidden turns greyed, with a divider", async ({ chat, page }) => {
     await chat.messageAction("set color to blue", "Rewind to here");
     await chat.expectUserMessages(["set color to red"]);
-    await page.getByRole("switch", { name: "Show rewound turns" }).click();
+    await chat.showRewoundTurns();
     await expect(page.getByTestId("rewound-turn").first()).toBeVisible();
-    await expect(page.getByTestId("rewind-divider")).toHaveCount(1);
+    await expect(chat.rewindDividers()).toHaveCount(1);
     await expect(page.getByTestId("rewound-turn").filter({ hasText: "set color to blue" })).toBeVisible();
+  });
+
+  test("the menu says what each action does", async ({ chat, page }) => {
+    await chat.openMessageMenu("set color to blue");
+    await expect(page.getByRole("menuitem", { name: "Rewind to here", exact: true })).toHaveAccessibleDescription(
+      "Remove this and later turns; state and files go back",
+    );
+    await expect(page.getByRole("menuitem", { name: "Fork chat from here", exact: true })).toHaveAccessibleDescription(/new chat/);
+    await expect(page.getByRole("menuitem", { name: "Edit & resend", exact: true })).toHaveAccessibleDescription(/send it again/);
+  });
+
+  test("a divider says when and why turns were hidden, and Restore brings them back with Undo", async ({ chat, page }) => {
+    await chat.messageAction("set color to blue", "Rewind to here");
+    await chat.composer.fill("set color to green");
+    await chat.send.click();
+    await chat.waitForTurnEnd();
+    await chat.showRewoundTurns();
+    await expect(chat.rewindDividers()).toHaveText([/^Rewound just now\s*Restore$/]);
+
+    await chat.rewindDividers().getByRole("button", { name: "Restore" }).click();
+    await chat.expectUserMessages(["set color to red", "set color to blue", "save file notes.txt", "set color to green"]);
+    await expect(page.getByTestId("rewound-turn")).toHaveText([/set color to green/]);
+    await expect(await chat.stateValue("color")).toContainText("blue");
+    await expect(chat.statePanel.getByText("notes.txt")).toBeVisible();
+    await expect(chat.rewindDividers()).toHaveText([/^Hidden by Restore just now/]);
+
+    await chat.toast("Restored the rewound turns").getByRole("button", { name: "Undo" }).click();
+    await expect(chat.toast("Restore undone")).toBeVisible();
+    await expect(page.getByTestId("turn")).toHaveText([/set color to red/, /set color to green/]);
+    await expect(await chat.stateValue("color")).toContainText("green");
+  });
+
+  test("after Edit & resend the divider says the turn was replaced by an edit", async ({ chat, page }) => {
+    await chat.messageAction("save file notes.txt", "Edit & resend");
+    await page.getByRole("textbox", { name: "Edit message" }).fill("recap");
+    await page.getByRole("button", { name: "Send edit" }).click();
+    await chat.waitForTurnEnd();
+    await chat.showRewoundTurns();
+    await expect(chat.rewindDividers()).toHaveText([/^Replaced by an edit just now/]);
   });
 
   test("Edit & resend replaces the turn with the edited text", async ({ chat, page }) => {

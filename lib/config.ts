@@ -1,4 +1,168 @@
-/** Where the embedded SQLite database lives (SPEC §5). */
+/**
+ * Retrace's configuration, read from the environment (and AGENTS_FILE) and validated once: a bad
+ * value stops start-up with a message that names it (docs/api.md, "Configuration").
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { DEMO_AGENT } from "@/lib/agent/names";
+import { isAppKey } from "@/lib/session/state";
+import type { Json } from "@/lib/session/types";
+
+/** An OpenAI-compatible chat model agent, from the environment or AGENTS_FILE. */
+export interface ModelAgentConfig {
+  name: string;
+  description: string;
+  instruction: string;
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+}
+
+const DEFAULT_INSTRUCTION =
+  "You are a helpful assistant in Retrace, a chat app. You can keep session state with update_state/load_state " +
+  "and files with save_artifact/load_artifact. Use the tools when the user asks you to remember, recall, save or open something.";
+
+const agentName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "agent names are lowercase letters, digits, - and _");
+const appState = z
+  .record(
+    z.string(),
+    z.json().refine((v) => v !== null, "app_state values cannot be null"),
+  )
+  .superRefine((state, ctx) => {
+    for (const key of Object.keys(state)) {
+      if (!isAppKey(key)) ctx.addIssue({ code: "custom", path: [key], message: "app_state keys start with app:" });
+    }
+  });
+const modelAgentEntry = z.strictObject({
+  name: agentName.refine((n) => n !== DEMO_AGENT, "the demo agent is built in"),
+  description: z.string().default("An OpenAI-compatible model"),
+  instruction: z.string().default(DEFAULT_INSTRUCTION),
+  base_url: z.url(),
+  model: z.string().min(1),
+  api_key_env: z.string().optional(),
+});
+/** AGENTS_FILE: a list of model agents, or `{agents, app_state}` with app-wide state per agent. */
+const agentsList = z.array(modelAgentEntry);
+const agentsObject = z.strictObject({ agents: agentsList.default([]), app_state: z.record(agentName, appState).default({}) });
+
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "DATABASE_URL must be a postgres:// URL")
+    .optional(),
+  DATABASE_PATH: z.string().min(1).default("data/retrace.db"),
+  DATABASE_POOL_SIZE: count(10),
+  PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  AUTH_SECRET: z.string().min(16, "AUTH_SECRET must be at least 16 characters").optional(),
+  RETRACE_ADMIN_TOKEN: z.string().min(16, "RETRACE_ADMIN_TOKEN must be at least 16 characters").optional(),
+  RETRACE_MAX_CONCURRENT_TURNS: count(3),
+  RETRACE_MAX_SESSIONS: count(10_000),
+  RETRACE_MAX_STORED_BYTES: count(1024 ** 3),
+  /** How long a running turn holds its chat past its last renewal: how fast a crashed instance's chats free themselves. */
+  RETRACE_TURN_LEASE_MS: z.coerce.number().int().min(1000).max(30_000).default(20_000),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  OPENAI_API_KEY: z.string().optional(),
+  AGENTS_FILE: z.string().min(1).optional(),
+});
+
+export interface Config {
+  database: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; poolSize: number };
+  authSecret?: string;
+  adminToken?: string;
+  limits: { concurrentTurns: number; sessions: number; storedBytes: number };
+  turnLeaseMs: number;
+  modelAgents: ModelAgentConfig[];
+  /** `app:` state per agent, applied at start-up. */
+  appState: Record<string, Record<string, Json>>;
+}
+
+class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const issues = (error: z.ZodError, prefix = "") =>
+  error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+
+function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new ConfigError(`AGENTS_FILE ${file}: ${(error as Error).message}`);
+  }
+  const parsed = Array.isArray(raw)
+    ? agentsList.transform((agents) => ({ agents, app_state: {} })).safeParse(raw)
+    : agentsObject.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issues(parsed.error)}`);
+  const { agents, app_state } = parsed.data;
+  const agentsConfig = agents.map((a) => ({
+    name: a.name,
+    description: a.description,
+    instruction: a.instruction,
+    baseURL: a.base_url,
+    model: a.model,
+    apiKey: a.api_key_env ? env[a.api_key_env] : undefined,
+  }));
+  return { agents: agentsConfig, appState: app_state };
+}
+
+/** Parses a whole environment; throws a ConfigError naming every bad value. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  // An empty variable means unset, as in most deployment tools.
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")));
+  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${issues(parsed.error)}`);
+  const e = parsed.data;
+  if (e.DATABASE_URL && !e.AUTH_SECRET) {
+    throw new ConfigError("AUTH_SECRET must be set when DATABASE_URL is: every app instance signs and checks tokens with it");
+  }
+  const modelAgents: ModelAgentConfig[] = [];
+  if (e.OPENAI_BASE_URL) {
+    modelAgents.push({
+      name: "assistant",
+      description: `Chat model ${e.OPENAI_MODEL} at an OpenAI-compatible endpoint`,
+      instruction: DEFAULT_INSTRUCTION,
+      baseURL: e.OPENAI_BASE_URL,
+      model: e.OPENAI_MODEL,
+      apiKey: e.OPENAI_API_KEY,
+    });
+  }
+  const file = e.AGENTS_FILE ? readAgentsFile(e.AGENTS_FILE, env) : { agents: [], appState: {} };
+  modelAgents.push(...file.agents);
+  const names = new Set([DEMO_AGENT, ...modelAgents.map((a) => a.name)]);
+  if (names.size !== modelAgents.length + 1) throw new ConfigError("AGENTS_FILE: two agents share a name");
+  const unknown = Object.keys(file.appState).filter((agent) => !names.has(agent));
+  if (unknown.length) throw new ConfigError(`AGENTS_FILE app_state: unknown agent ${unknown.join(", ")}`);
+  return {
+    database: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+      : { kind: "sqlite", path: e.DATABASE_PATH },
+    authSecret: e.AUTH_SECRET,
+    adminToken: e.RETRACE_ADMIN_TOKEN,
+    limits: {
+      concurrentTurns: e.RETRACE_MAX_CONCURRENT_TURNS,
+      sessions: e.RETRACE_MAX_SESSIONS,
+      storedBytes: e.RETRACE_MAX_STORED_BYTES,
+    },
+    turnLeaseMs: e.RETRACE_TURN_LEASE_MS,
+    modelAgents,
+    appState: file.appState,
+  };
+}
+
+const CONFIG_KEYS = [...Object.keys(envSchema.shape)];
+const holder = globalThis as typeof globalThis & { __retraceConfig?: { key: string; config: Config } };
+
+/** The process's configuration, parsed once (and again only if the environment changed, as tests do). */
+export function config(): Config {
+  const key = CONFIG_KEYS.map((k) => process.env[k] ?? "").join("\u0000");
+  if (holder.__retraceConfig?.key !== key) holder.__retraceConfig = { key, config: parseConfig(process.env) };
+  return holder.__retraceConfig.config;
+}
+
+/** Where the embedded SQLite database lives (also where a generated auth secret is kept). */
 export function databasePath(): string {
-  return process.env.DATABASE_PATH || "data/retrace.db";
+  const database = config().database;
+  return database.kind === "sqlite" ? database.path : "data/retrace.db";
 }

@@ -51,3 +51,23 @@ export class PayloadTooLargeError extends AppError {
     super(413, "payload_too_large", "Request body is larger than 10 MiB");
   }
 }
+
+/** A user's request that would write app-wide (`app:`) state, which only the operator may set. */
+export class ForbiddenScopeError extends AppError {
+  constructor(keys: string[]) {
+    super(403, "forbidden_scope", `Only the operator can set app-wide state (${keys.join(", ")})`);
+  }
+}
+
+export class QuotaExceededError extends AppError {
+  constructor(what: string) {
+    super(429, "quota_exceeded", `Quota exceeded: ${what}`);
+  }
+}
+
+/** A turn's writes after another instance took over its session (its lease had expired). */
+export class StaleTurnError extends AppError {
+  constructor() {
+    super(409, "stale_turn", "This turn no longer holds its session; its writes are refused.");
+  }
+}

@@ -1,9 +1,14 @@
-/** `npx tsx scripts/check-db.ts [path]`: integrity check plus the store's invariants on any database file. */
-import Database from "better-sqlite3";
+/**
+ * `npx tsx scripts/check-db.ts [sqlite-file]`: the store's invariants (plus SQLite's integrity check)
+ * on a database — the file given, else the one the environment configures (DATABASE_URL or DATABASE_PATH).
+ */
+import { closeDb, getDb } from "@/lib/db/client";
 import { checkInvariants } from "@/lib/db/invariants";
 
-const file = process.argv[2] ?? process.env.DATABASE_PATH ?? "data/retrace.db";
-const problems = checkInvariants(new Database(file, { readonly: true, fileMustExist: true }));
+if (process.argv[2]) process.env.DATABASE_PATH = process.argv[2];
+const db = await getDb();
+const problems = await checkInvariants(db);
 for (const p of problems) console.error(p);
-console.log(problems.length ? `${problems.length} problem(s) in ${file}` : `${file}: consistent`);
+console.log(problems.length ? `${problems.length} problem(s)` : "consistent");
+await closeDb();
 process.exit(problems.length ? 1 : 0);

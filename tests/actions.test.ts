@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { deleteChat, forkChat, renameChat, rewindChat } from "@/app/(chat)/actions";
-import { guestWithChat, newGuest, snapshot } from "./support/api";
+import { call, guestWithChat, newGuest, routes, snapshot } from "./support/api";
 
 // Server actions read the caller from the request headers; here the headers are the test's, the store is real.
 let authorization: string | null = null;
@@ -26,11 +26,32 @@ describe("server actions", () => {
     expect(await deleteChat({ sessionId })).toEqual({ ok: true, data: { id: sessionId } });
   });
 
+  it("Restore is a rewind before the marker that hid the turns, recorded as a restore", async () => {
+    const alice = await guestWithChat();
+    as(alice.token);
+    const { sessionId, invocations } = alice;
+    const rewound = await rewindChat({ sessionId, invocationId: invocations[1], reason: "rewind" });
+    if (!rewound.ok) throw new Error(rewound.error);
+    const restored = await rewindChat({ sessionId, invocationId: rewound.data.markerInvocationId, reason: "restore" });
+    expect(restored).toMatchObject({ ok: true, data: { state: { color: "blue" } } });
+    const { json } = await call(routes.tasks.GET, { token: alice.token, params: { id: sessionId } });
+    expect(json.data.map((t: { metadata: { kagent_invocation_id: string } }) => t.metadata.kagent_invocation_id)).toEqual(invocations);
+    const events = await call(routes.events.GET, { token: alice.token, params: { id: sessionId } });
+    expect(events.json.data.at(-1)).toMatchObject({
+      actions: { rewind_before_invocation_id: rewound.data.markerInvocationId },
+      custom_metadata: { retrace_reason: "restore" },
+    });
+    expect(await rewindChat({ sessionId, invocationId: invocations[0], reason: "bogus" as never })).toMatchObject({
+      ok: false,
+      code: "invalid_request",
+    });
+  });
+
   it("refuse another user's chat with not_found, and without auth with unauthorized; nothing changes", async () => {
     const alice = await guestWithChat();
     const bob = await newGuest();
     const sessionId = alice.sessionId;
-    const before = snapshot();
+    const before = await snapshot();
     const attempts = [
       () => renameChat({ sessionId, name: "taken" }),
       () => deleteChat({ sessionId }),
@@ -46,13 +67,13 @@ describe("server actions", () => {
       as(token);
       for (const attempt of attempts) expect(await attempt()).toMatchObject({ ok: false, code });
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("reject bad input with a clear message and write nothing", async () => {
     const alice = await guestWithChat();
     as(alice.token);
-    const before = snapshot();
+    const before = await snapshot();
     expect(await renameChat({ sessionId: alice.sessionId, name: " " })).toMatchObject({ ok: false, code: "invalid_request" });
     expect(await rewindChat({ sessionId: alice.sessionId, invocationId: "e-ghost" })).toEqual({
       ok: false,
@@ -64,6 +85,6 @@ describe("server actions", () => {
       code: "invocation_not_found",
     });
     expect(await rewindChat({ sessionId: 5 as never, invocationId: "x" })).toMatchObject({ ok: false, code: "invalid_request" });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { modelAgentConfigs } from "@/lib/agent/model-config";
 import { toModelMessages } from "@/lib/agent/model-messages";
+import { parseConfig } from "@/lib/config";
 import type { AdkEvent, Part } from "@/lib/session/types";
 
 const ev = (author: string, parts: Part[]): AdkEvent => ({
@@ -44,13 +44,13 @@ describe("model messages from the effective history", () => {
   });
 });
 
-describe("model agent configuration", () => {
+describe("configuration", () => {
   it("adds `assistant` when OPENAI_BASE_URL is set, with the default model", () => {
-    expect(modelAgentConfigs({} as NodeJS.ProcessEnv)).toEqual([]);
-    const [assistant] = modelAgentConfigs({
+    expect(parseConfig({} as NodeJS.ProcessEnv).modelAgents).toEqual([]);
+    const [assistant] = parseConfig({
       OPENAI_BASE_URL: "http://127.0.0.1:1/v1",
       OPENAI_API_KEY: "k",
-    } as unknown as NodeJS.ProcessEnv);
+    } as unknown as NodeJS.ProcessEnv).modelAgents;
     expect(assistant).toMatchObject({ name: "assistant", model: "gpt-4o-mini", apiKey: "k", baseURL: "http://127.0.0.1:1/v1" });
   });
 });

@@ -61,7 +61,7 @@ describe("guest tokens (SPEC §4.1): 30-day expiry, sliding renewal, cookie flag
       .setIssuedAt()
       .sign(new TextEncoder().encode(process.env.AUTH_SECRET));
     expect((await call(routes.sessions.GET, { token: legacy })).status).toBe(200);
-    const before = snapshot();
+    const before = await snapshot();
     daysLater(30.001);
     for (const request of [{ token: alice.token }, { headers: browser(alice.token) }, { token: legacy }] as Call[]) {
       for (const [route, extra] of [
@@ -73,7 +73,7 @@ describe("guest tokens (SPEC §4.1): 30-day expiry, sliding renewal, cookie flag
         expect({ status, code: json?.code }).toEqual({ status: 401, code: "unauthorized" });
       }
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("a malformed token cookie (bad %-encoding, garbage) is a 401 on every /api route, never a 500", async () => {
@@ -100,7 +100,7 @@ describe("guest tokens (SPEC §4.1): 30-day expiry, sliding renewal, cookie flag
         { method: "POST", params: { agent: "demo" }, body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } } },
       ],
     ];
-    const before = snapshot();
+    const before = await snapshot();
     for (const cookie of [
       "retrace_token=%E0%A4%A",
       "retrace_token=%",
@@ -113,6 +113,6 @@ describe("guest tokens (SPEC §4.1): 30-day expiry, sliding renewal, cookie flag
         expect({ cookie, name, status, code: json?.code }).toEqual({ cookie, name, status: 401, code: "unauthorized" });
       }
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });

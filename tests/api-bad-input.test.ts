@@ -247,7 +247,7 @@ const rpcCases: [string, string][] = [
 describe("bad input (SPEC §4): a clear 4xx, nothing written", () => {
   it("HTTP routes", async () => {
     const alice = await guestWithChat();
-    const before = snapshot();
+    const before = await snapshot();
     const seen: string[] = [];
     for (const [name, route, request, status, code] of catalogue(alice.sessionId, alice.token)) {
       const response = await call(route, { token: alice.token, ...request });
@@ -255,17 +255,17 @@ describe("bad input (SPEC §4): a clear 4xx, nothing written", () => {
       expect(response.json, name).toEqual({ error: expect.any(String), code: expect.stringMatching(code) });
       seen.push(name);
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
     expect(seen.length).toBeGreaterThanOrEqual(71);
   });
 
   it("A2A JSON-RPC", async () => {
     const alice = await guestWithChat();
-    const before = snapshot();
+    const before = await snapshot();
     for (const [name, raw] of rpcCases) {
       const { status, json } = await call(routes.a2a.POST, { method: "POST", token: alice.token, params: { agent: "demo" }, raw });
       expect({ name, status, error: typeof json?.error?.code }).toEqual({ name, status: 200, error: "number" });
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });

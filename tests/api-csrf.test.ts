@@ -31,7 +31,7 @@ function writes(sessionId: string, invocationId: string): [string, unknown, Call
 describe("cross-site request forgery (SPEC §4)", () => {
   it("the cookie from another origin (another port, another site, an opaque origin) is a 403 everywhere and changes nothing", async () => {
     const alice = await guestWithChat();
-    const before = snapshot();
+    const before = await snapshot();
     const reads: [string, unknown, Call][] = [
       ["GET sessions", routes.sessions.GET, {}],
       ["GET events", routes.events.GET, { params: { id: alice.sessionId } }],
@@ -49,12 +49,12 @@ describe("cross-site request forgery (SPEC §4)", () => {
     }
     const guest = await call(routes.guest.POST, { method: "POST", headers: browser(alice.token, "http://localhost:3999") });
     expect({ status: guest.status, cookie: guest.headers.get("set-cookie") }).toEqual({ status: 403, cookie: null });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("JSON bodies need Content-Type: application/json (415), which a cross-site form or no-cors fetch cannot send", async () => {
     const alice = await guestWithChat();
-    const before = snapshot();
+    const before = await snapshot();
     for (const type of [
       "text/plain",
       "text/plain;charset=UTF-8",
@@ -67,7 +67,7 @@ describe("cross-site request forgery (SPEC §4)", () => {
         expect({ type, name, status, code: json?.code }).toEqual({ type, name, status: 415, code: "unsupported_media_type" });
       }
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("our own origin, a request without Origin, a proxy's forwarded host and Bearer clients from anywhere still work", async () => {

@@ -29,12 +29,12 @@ describe("isolation (SPEC §4.1)", () => {
   it("another user gets 404 from every session route and changes nothing; lists never mix", async () => {
     const alice = await guestWithChat();
     const bob = await newGuest();
-    const before = snapshot();
+    const before = await snapshot();
     for (const [name, route, request] of sessionRequests(alice.sessionId, alice.invocations[1])) {
       const { status, json } = await call(route, { ...request, token: bob.token });
       expect({ name, status, code: json?.code }).toEqual({ name, status: 404, code: "not_found" });
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
     expect((await call(routes.sessions.GET, { token: bob.token })).json.data).toEqual([]);
     expect((await call(routes.sessions.GET, { token: alice.token })).json.data).toHaveLength(1);
   });
@@ -43,7 +43,7 @@ describe("isolation (SPEC §4.1)", () => {
     const alice = await guestWithChat();
     const bob = await newGuest();
     const { json: tasks } = await call(routes.tasks.GET, { token: alice.token, params: { id: alice.sessionId } });
-    const before = snapshot();
+    const before = await snapshot();
     const rpc = (method: string, params: unknown) =>
       call(routes.a2a.POST, {
         method: "POST",
@@ -70,7 +70,7 @@ describe("isolation (SPEC §4.1)", () => {
       expect(json?.error ?? JSON.parse(text.replace(/^data: /, "")).error, method).toBeDefined();
       expect(text).not.toContain("set color");
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("no token, a forged token, a tampered token or garbage: 401 everywhere", async () => {
@@ -82,7 +82,7 @@ describe("isolation (SPEC §4.1)", () => {
       .setProtectedHeader({ alg: "HS256" })
       .setSubject(alice.user_id)
       .sign(new TextEncoder().encode("not our secret"));
-    const before = snapshot();
+    const before = await snapshot();
     for (const token of [null, forged, tampered, "garbage", `${header}.${payload}.`]) {
       for (const [name, route, request] of [
         ...sessionRequests(alice.sessionId, alice.invocations[0]),
@@ -99,6 +99,6 @@ describe("isolation (SPEC §4.1)", () => {
         expect({ name, status, code: json?.code }).toEqual({ name, status: 401, code: "unauthorized" });
       }
     }
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "@/lib/api/json-depth";
 import { MAX_BODY_BYTES } from "@/lib/api/limits";
@@ -41,7 +42,7 @@ describe("limits (SPEC §4): what is just inside them still works", () => {
     expect(served.headers.get("content-type")).toBe('text/html; charset="utf-8"');
     expect(served.headers.get("content-security-policy")).toBe("sandbox");
 
-    getDb().$client.prepare("UPDATE artifacts SET mime_type = ? WHERE filename = 'page.html'").run("text/html\r\nX-Evil: 1");
+    await (await getDb()).run(sql`UPDATE artifacts SET mime_type = ${"text/html\r\nX-Evil: 1"} WHERE filename = 'page.html'`);
     const legacy = await call(routes.artifactFile.GET, {
       token: alice.token,
       params: { ...params, filename: "page.html" },

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { getAgent } from "@/lib/agent/registry";
+import { cancelTurn, startTurn } from "@/lib/agent/runtime";
 import { appendEvents, createSession, createUser, saveArtifact } from "@/lib/db/queries";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "@/lib/session/types";
 
@@ -24,14 +26,31 @@ export function event(
 export const texts = (events: AdkEvent[]) => events.map((e) => e.content?.parts?.[0]?.text);
 
 /** A user with one session; `append` and `save` act on it. */
-export function fixture(state: State = {}) {
-  const userId = createUser();
-  const session = createSession(userId, { name: "Test chat", state });
+export async function fixture(state: State = {}) {
+  const userId = await createUser();
+  const session = await createSession(userId, { name: "Test chat", state });
   return {
     userId,
     sessionId: session.id,
     append: (...events: AdkEvent[]) => appendEvents(userId, session.id, events),
     save: (filename: string, text: string) =>
       saveArtifact(userId, session.id, { filename, mimeType: "text/plain", data: Buffer.from(text) }),
+  };
+}
+
+export type Fixture = Awaited<ReturnType<typeof fixture>>;
+
+/** Keeps a session busy with a running demo-agent turn until `stop()` (which cancels it). */
+export async function holdTurn(f: { userId: string; sessionId: string }) {
+  const previous = process.env.DEMO_WORD_DELAY_MS;
+  process.env.DEMO_WORD_DELAY_MS = "1000";
+  const turn = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: getAgent("demo"), text: "hello there" });
+  return {
+    taskId: turn.taskId,
+    async stop() {
+      await cancelTurn(f.userId, turn.taskId);
+      if (previous === undefined) delete process.env.DEMO_WORD_DELAY_MS;
+      else process.env.DEMO_WORD_DELAY_MS = previous;
+    },
   };
 }

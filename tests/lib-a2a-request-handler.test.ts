@@ -9,9 +9,9 @@ import { createSession, createUser, getSession, getTask, listTasks } from "@/lib
 type Rpc = { jsonrpc: "2.0"; id: number | string | null; result?: unknown; error?: { code: number; message: string; data?: unknown } };
 
 let userId: string;
-beforeEach(() => {
+beforeEach(async () => {
   process.env.DEMO_WORD_DELAY_MS = "0";
-  userId = createUser();
+  userId = await createUser();
 });
 
 const transport = (user = userId) =>
@@ -47,12 +47,12 @@ const send = async (text: string, contextId?: string, rewindTo?: string) =>
 describe("A2A JSON-RPC handler", () => {
   it("message/send without contextId creates a session named after the text", async () => {
     const task = await send("save file notes.txt with content a fairly long text to name the chat");
-    const session = getSession(userId, task.contextId);
+    const session = await getSession(userId, task.contextId);
     expect(session.agent).toBe("demo");
     expect(session.name).toBe("save file notes.txt with content a fairl…");
     expect(task.status.state).toBe("completed");
     expect(task.history!.map((m) => m.role)).toEqual(["user", "agent", "agent", "agent"]);
-    expect(getTask(userId, task.id)).toEqual(task);
+    expect(await getTask(userId, task.id)).toEqual(task);
   });
 
   it("message/stream yields the task, working updates (partial and stored), then one final update", async () => {
@@ -67,7 +67,7 @@ describe("A2A JSON-RPC handler", () => {
 
     const stored = updates.filter((u) => !u.status.message?.metadata?.adk_partial && u.status.message).map((u) => u.status.message);
     const partial = updates.filter((u) => u.status.message?.metadata?.adk_partial).map((u) => messageText(u.status.message!));
-    expect(stored).toEqual(getTask(userId, task.id).history!.slice(1));
+    expect(stored).toEqual((await getTask(userId, task.id)).history?.slice(1));
     expect(partial.join("")).toBe(messageText(stored.at(-1)!));
     expect(partial.length).toBeGreaterThan(1);
   });
@@ -80,7 +80,7 @@ describe("A2A JSON-RPC handler", () => {
     const task = items[0].result as Task;
     expect(task).toMatchObject({ kind: "task", contextId: first.contextId, status: { state: "completed" } });
     expect(task.history).toEqual(first.history);
-    expect(getSession(userId, first.contextId).state).toEqual({ color: "red" });
+    expect((await getSession(userId, first.contextId)).state).toEqual({ color: "red" });
 
     const undo = await send("", first.contextId, task.metadata!.kagent_invocation_id as string);
     expect(undo.history).toEqual([...first.history!, ...second.history!]);
@@ -91,12 +91,12 @@ describe("A2A JSON-RPC handler", () => {
     const second = await send("second", first.contextId);
     const task = await send("recap", first.contextId, second.metadata!.kagent_invocation_id as string);
     expect(messageText(task.history!.at(-1)!)).toBe("Here is what you said so far:\n\n1. first");
-    expect(listTasks(userId, first.contextId).map((t) => t.id)).toEqual([first.id, task.id]);
+    expect((await listTasks(userId, first.contextId)).items.map((t) => t.id)).toEqual([first.id, task.id]);
   });
 
   it("answers JSON-RPC errors, never throws, and writes nothing on bad input", async () => {
     const { contextId } = await send("hi");
-    const other = createUser();
+    const other = await createUser();
     const unknownInvocation = await call("message/send", message("", contextId, "e-missing"));
     expect(unknownInvocation.error).toMatchObject({
       code: -32602,
@@ -107,19 +107,19 @@ describe("A2A JSON-RPC handler", () => {
       code: -32602,
       data: { code: "not_found" },
     });
-    expect((await call("tasks/get", { id: listTasks(userId, contextId)[0].id }, other)).error?.code).toBe(-32001);
+    expect((await call("tasks/get", { id: (await listTasks(userId, contextId)).items[0].id }, other)).error?.code).toBe(-32001);
     expect((await call("message/send", { message: { role: "user", parts: "x" } })).error?.code).toBe(-32602);
     expect((await call("message/send", { message: { role: "agent", parts: [] } })).error?.code).toBe(-32602);
     expect((await call("message/send", message(""))).error?.code).toBe(-32602);
     expect((await call("tasks/get", { id: 5 })).error?.code).toBe(-32602);
-    expect((await call("tasks/cancel", { id: listTasks(userId, contextId)[0].id })).error?.code).toBe(-32002);
+    expect((await call("tasks/cancel", { id: (await listTasks(userId, contextId)).items[0].id })).error?.code).toBe(-32002);
     expect((await call("nope", {})).error?.code).toBe(-32601);
     expect(((await transport().handle("{bad")) as Rpc).error?.code).toBe(-32700);
-    expect(listTasks(userId, contextId)).toHaveLength(1);
+    expect((await listTasks(userId, contextId)).items).toHaveLength(1);
   });
 
   it("refuses a session of another agent", async () => {
-    const session = createSession(userId, { agent: "someone-else" });
+    const session = await createSession(userId, { agent: "someone-else" });
     expect((await call("message/send", message("hi", session.id))).error?.message).toMatch(/belongs to agent someone-else/);
   });
 

@@ -1,14 +1,12 @@
 import type { Message } from "@a2a-js/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { messageText } from "@/lib/a2a/convert";
-import { isBusy } from "@/lib/agent/busy";
 import { parseIntent } from "@/lib/agent/demo-agent";
 import { getAgent, listAgents } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
-import { getSession, listArtifacts, listEvents, listTasks, loadArtifact, rewindSession } from "@/lib/db/queries";
-import { SessionBusyError } from "@/lib/errors";
-import { fixture } from "./helpers";
+import { getSession, listArtifacts, listEvents, listTasks, loadArtifact, rewindSession, saveArtifact } from "@/lib/db/queries";
+import { type Fixture, fixture } from "./helpers";
 
 const demo = getAgent("demo");
 
@@ -16,9 +14,24 @@ afterEach(() => {
   delete process.env.DEMO_WORD_DELAY_MS;
 });
 
-async function turn(f: ReturnType<typeof fixture>, text: string, agent: Agent = demo) {
+async function turn(f: Fixture, text: string, agent: Agent = demo) {
   process.env.DEMO_WORD_DELAY_MS ??= "0";
-  return startTurn({ userId: f.userId, sessionId: f.sessionId, agent, text }).done;
+  return (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent, text })).done;
+}
+
+const events = async (f: Fixture) => (await listEvents(f.userId, f.sessionId, "all")).items;
+const state = async (f: Fixture) => (await getSession(f.userId, f.sessionId)).state;
+const running = async (f: Fixture) => (await getSession(f.userId, f.sessionId)).running_task_id;
+
+/** Reads a turn's updates until `words` words have streamed. */
+async function streamedWords(updates: AsyncIterable<TurnUpdate>, words: number) {
+  let streamed = "";
+  for await (const update of updates) {
+    if (update.kind !== "partial") continue;
+    streamed += messageText(update.message);
+    if (streamed.split(" ").length > words) break;
+  }
+  return streamed;
 }
 
 const reply = (task: Awaited<ReturnType<typeof turn>>) => {
@@ -78,116 +91,131 @@ describe("registry", () => {
 
 describe("demo agent: turns on the real store", () => {
   it("stores user, call, response and text events with one invocation id, and one task", async () => {
-    const f = fixture();
+    const f = await fixture();
     const task = await turn(f, "set color to red");
-    const events = listEvents(f.userId, f.sessionId, "all");
-    expect(events.map((e) => e.author)).toEqual(["user", "demo", "demo", "demo"]);
-    expect(new Set(events.map((e) => e.invocation_id)).size).toBe(1);
-    expect(events[0].invocation_id).toMatch(/^e-[0-9a-f-]{36}$/);
-    expect(events[1].content?.parts?.[0].function_call).toMatchObject({ name: "update_state", args: { key: "color", value: "red" } });
-    expect(events[2].actions?.state_delta).toEqual({ color: "red" });
-    expect(events.slice(1).map((e) => [e.partial, e.turn_complete ?? null])).toEqual([
+    const log = await events(f);
+    expect(log.map((e) => e.author)).toEqual(["user", "demo", "demo", "demo"]);
+    expect(new Set(log.map((e) => e.invocation_id)).size).toBe(1);
+    expect(log[0].invocation_id).toMatch(/^e-[0-9a-f-]{36}$/);
+    expect(log[1].content?.parts?.[0].function_call).toMatchObject({ name: "update_state", args: { key: "color", value: "red" } });
+    expect(log[2].actions?.state_delta).toEqual({ color: "red" });
+    expect(log.slice(1).map((e) => [e.partial, e.turn_complete ?? null])).toEqual([
       [false, null],
       [false, null],
       [false, true],
     ]);
-    expect(getSession(f.userId, f.sessionId).state).toEqual({ color: "red" });
+    expect(await state(f)).toEqual({ color: "red" });
 
     expect(task.status.state).toBe("completed");
-    expect(task.metadata?.kagent_invocation_id).toBe(events[0].invocation_id);
-    expect(task.history!.map((m) => m.metadata?.kagent_event_id)).toEqual(events.map((e) => e.id));
-    expect(listTasks(f.userId, f.sessionId)).toEqual([task]);
+    expect(task.metadata?.kagent_invocation_id).toBe(log[0].invocation_id);
+    expect(task.history?.map((m) => m.metadata?.kagent_event_id)).toEqual(log.map((e) => e.id));
+    expect((await listTasks(f.userId, f.sessionId)).items).toEqual([task]);
     expect(reply(await turn(f, "what is color?"))).toBe("**color** is `red`.");
   });
 
   it("saves and loads files, and a rewound file is not found", async () => {
-    const f = fixture();
+    const f = await fixture();
     const saved = await turn(f, "save file notes.txt with content hello");
-    expect(saved.history![2].metadata?.kagent_artifact_delta).toEqual({ "notes.txt": 0 });
-    expect(loadArtifact(f.userId, f.sessionId, "notes.txt").data.toString()).toBe("hello");
+    expect(saved.history?.[2].metadata?.kagent_artifact_delta).toEqual({ "notes.txt": 0 });
+    expect((await loadArtifact(f.userId, f.sessionId, "notes.txt")).data.toString()).toBe("hello");
     expect(reply(await turn(f, "load file notes.txt"))).toContain("hello");
 
-    rewindSession(f.userId, f.sessionId, saved.metadata!.kagent_invocation_id as string);
-    expect(listArtifacts(f.userId, f.sessionId)).toEqual([]);
+    await rewindSession(f.userId, f.sessionId, saved.metadata?.kagent_invocation_id as string);
+    expect(await listArtifacts(f.userId, f.sessionId)).toEqual([]);
     expect(reply(await turn(f, "load file notes.txt"))).toMatch(/couldn't find \*\*notes\.txt\*\*/);
   });
 
   it("recaps only the effective history", async () => {
-    const f = fixture();
+    const f = await fixture();
     await turn(f, "first");
     const second = await turn(f, "second");
     await turn(f, "third");
     expect(reply(await turn(f, "recap"))).toBe("Here is what you said so far:\n\n1. first\n2. second\n3. third");
-    rewindSession(f.userId, f.sessionId, second.metadata!.kagent_invocation_id as string);
+    await rewindSession(f.userId, f.sessionId, second.metadata?.kagent_invocation_id as string);
     expect(reply(await turn(f, "recap"))).toBe("Here is what you said so far:\n\n1. first");
   });
 
-  it("holds the session busy for the whole turn", async () => {
-    const f = fixture();
+  it("may not set app-wide state: the tool answers an error and nothing is written", async () => {
+    const f = await fixture();
+    const task = await turn(f, "set app:motd to hacked");
+    expect(reply(task)).toMatch(/couldn't set \*\*app:motd\*\*: app-wide \(app:\) state can only be set by the operator/);
+    expect(task.history?.[2].parts[0]).toMatchObject({ data: { response: { error: expect.stringContaining("operator") } } });
+    expect(await state(f)).toEqual({});
+  });
+
+  it("treats prototype names as plain keys and files", async () => {
+    const f = await fixture();
+    expect(reply(await turn(f, "what is toString?"))).toBe("I don't have a value for **toString** yet.");
+    expect(reply(await turn(f, "set constructor to 5"))).toBe("Done — **constructor** is now `5`.");
+    const saved = await turn(f, "save file constructor with content hi");
+    expect(reply(await turn(f, "what is constructor?"))).toBe("**constructor** is `5`.");
+    await rewindSession(f.userId, f.sessionId, saved.metadata?.kagent_invocation_id as string);
+    expect(await listArtifacts(f.userId, f.sessionId)).toEqual([]);
+    expect(await state(f)).toEqual({ constructor: 5 });
+  });
+
+  it("shows only the start of a huge file, in a bounded number of streamed pieces", async () => {
+    const f = await fixture();
+    process.env.DEMO_WORD_DELAY_MS = "0";
+    const words = Array.from({ length: 200_000 }, (_, i) => `w${i}`).join(" ");
+    await saveArtifact(f.userId, f.sessionId, { filename: "big.txt", mimeType: "text/plain", data: Buffer.from(words) });
+    const started = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "load file big.txt" });
+    let pieces = 0;
+    for await (const update of started.updates) if (update.kind === "partial") pieces += 1;
+    const text = reply(await started.done);
+    expect(text).toMatch(/^Here is the start of \*\*big\.txt\*\* \(version 0; 2000 of 1488889 characters\):/);
+    expect(text.length).toBeLessThan(2200);
+    expect(pieces).toBeLessThanOrEqual(200);
+  });
+
+  it("holds the session for the whole turn", async () => {
+    const f = await fixture();
     process.env.DEMO_WORD_DELAY_MS = "5";
-    const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" });
-    expect(isBusy(f.sessionId)).toBe(true);
-    expect(() => startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "again" })).toThrow(SessionBusyError);
-    await running.done;
-    expect(isBusy(f.sessionId)).toBe(false);
+    const started = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" });
+    expect(await running(f)).toBe(started.taskId);
+    await expect(startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "again" })).rejects.toMatchObject({
+      code: "session_busy",
+    });
+    await started.done;
+    expect(await running(f)).toBeNull();
   });
 
   it("cancel keeps what streamed so far as an interrupted final event", async () => {
-    const f = fixture();
+    const f = await fixture();
     process.env.DEMO_WORD_DELAY_MS = "20";
-    const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" });
-    let streamed = "";
-    for await (const update of running.updates) {
-      if (update.kind !== "partial") continue;
-      streamed += update.message.parts[0].kind === "text" ? update.message.parts[0].text : "";
-      if (streamed.split(" ").length > 3) break;
-    }
-    const task = await cancelTurn(running.taskId);
+    const started = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" });
+    const streamed = await streamedWords(started.updates, 3);
+    const task = await cancelTurn(f.userId, started.taskId);
     expect(task?.status.state).toBe("canceled");
-    const last = listEvents(f.userId, f.sessionId, "all").at(-1)!;
-    expect(last).toMatchObject({ interrupted: true, turn_complete: true, content: { parts: [{ text: streamed }] } });
+    expect((await events(f)).at(-1)).toMatchObject({ interrupted: true, turn_complete: true, content: { parts: [{ text: streamed }] } });
     expect(task?.history?.at(-1)?.metadata?.kagent_interrupted).toBe(true);
-    expect(await cancelTurn(running.taskId)).toBeNull();
-    expect(isBusy(f.sessionId)).toBe(false);
+    expect(await cancelTurn(f.userId, started.taskId)).toBeNull();
+    expect(await running(f)).toBeNull();
   });
 
   it("a late watcher gets the task, the text streamed so far, then the rest of the turn", async () => {
-    const f = fixture();
+    const f = await fixture();
     process.env.DEMO_WORD_DELAY_MS = "10";
-    const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" });
-    let streamed = "";
-    for await (const update of running.updates) {
-      if (update.kind !== "partial") continue;
-      streamed += messageText(update.message);
-      if (streamed.split(" ").length > 3) break;
-    }
-    const watched = watchTurn(running.taskId);
+    const started = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" });
+    await streamedWords(started.updates, 3);
+    const watched = await watchTurn(f.userId, started.taskId);
     expect(watched).not.toBeNull();
     const seen: TurnUpdate[] = [];
-    for await (const update of watched!) seen.push(update);
-    const final = await running.done;
-    expect(seen[0]).toMatchObject({ kind: "task", task: { id: running.taskId } });
+    for await (const update of watched ?? []) seen.push(update);
+    const final = await started.done;
+    expect(seen[0]).toMatchObject({ kind: "task", task: { id: started.taskId } });
     expect(seen[1]).toMatchObject({ kind: "partial" });
     const text = seen
       .filter((u) => u.kind === "partial")
       .map((u) => messageText((u as { message: Message }).message))
       .join("");
-    expect(text).toBe(messageText(final.history!.at(-1)!));
+    expect(text).toBe(messageText(final.history?.at(-1) as Message));
     expect(seen.at(-1)).toEqual({ kind: "done", task: final });
-    expect(watchTurn(running.taskId)).toBeNull();
-  });
-
-  it("an aborted request signal cancels the turn", async () => {
-    const f = fixture();
-    process.env.DEMO_WORD_DELAY_MS = "20";
-    const client = new AbortController();
-    const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi", signal: client.signal });
-    setTimeout(() => client.abort(), 50);
-    expect((await running.done).status.state).toBe("canceled");
+    expect(await watchTurn(f.userId, started.taskId)).toBeNull();
   });
 
   it("an agent failure fails the task with its message and stores an error event", async () => {
-    const f = fixture();
+    const f = await fixture();
     const broken: Agent = {
       name: "demo",
       description: "",
@@ -199,9 +227,12 @@ describe("demo agent: turns on the real store", () => {
     const task = await turn(f, "hi", broken);
     expect(task.status.state).toBe("failed");
     expect(task.status.message?.parts).toEqual([{ kind: "text", text: "model endpoint unreachable" }]);
-    const events = listEvents(f.userId, f.sessionId, "all");
-    expect(events.at(-1)).toMatchObject({ error_code: "AGENT_ERROR", error_message: "model endpoint unreachable", turn_complete: true });
-    expect(getSession(f.userId, f.sessionId).state).toEqual({});
-    expect(isBusy(f.sessionId)).toBe(false);
+    expect((await events(f)).at(-1)).toMatchObject({
+      error_code: "AGENT_ERROR",
+      error_message: "model endpoint unreachable",
+      turn_complete: true,
+    });
+    expect(await state(f)).toEqual({});
+    expect(await running(f)).toBeNull();
   });
 });

@@ -58,26 +58,26 @@ const agent = () =>
 
 describe("model agent through the runtime", () => {
   it("turns a tool call into call, response (with its state delta) and final text events", async () => {
-    const f = fixture();
-    const task = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "remember color is red" }).done;
+    const f = await fixture();
+    const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "remember color is red" })).done;
     expect(task.status.state).toBe("completed");
-    const events = listEvents(f.userId, f.sessionId, "all").slice(1);
+    const events = (await listEvents(f.userId, f.sessionId, "all")).items.slice(1);
     expect(events.map((e) => Object.keys(e.content!.parts![0])[0])).toEqual(["function_call", "function_response", "text"]);
     expect(events[1].actions?.state_delta).toEqual({ color: "red" });
     expect(events.at(-1)?.turn_complete).toBe(true);
-    expect(getSession(f.userId, f.sessionId).state).toEqual({ color: "red" });
+    expect((await getSession(f.userId, f.sessionId)).state).toEqual({ color: "red" });
   });
 
   it("fails the task with the endpoint's error", async () => {
-    const f = fixture();
-    const task = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "fail" }).done;
+    const f = await fixture();
+    const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "fail" })).done;
     expect(task.status.state).toBe("failed");
     expect(task.status.message?.parts[0]).toMatchObject({ kind: "text", text: expect.stringContaining("HTTP 401") });
-    expect(listEvents(f.userId, f.sessionId, "all").at(-1)).toMatchObject({ error_code: "AGENT_ERROR" });
+    expect((await listEvents(f.userId, f.sessionId, "all")).items.at(-1)).toMatchObject({ error_code: "AGENT_ERROR" });
   });
 
   it("an unreachable endpoint fails the task with a clear message and stores only the user event and the error", async () => {
-    const f = fixture();
+    const f = await fixture();
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const deadPort = (closed.address() as AddressInfo).port;
@@ -89,22 +89,22 @@ describe("model agent through the runtime", () => {
       baseURL: `http://127.0.0.1:${deadPort}/v1`,
       model: "fake",
     });
-    const task = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: unreachable, text: "hello" }).done;
+    const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: unreachable, text: "hello" })).done;
     expect(task.status.state).toBe("failed");
     expect(task.status.message?.parts[0]).toMatchObject({ text: expect.stringContaining("The model endpoint failed") });
-    const events = listEvents(f.userId, f.sessionId, "all");
+    const events = (await listEvents(f.userId, f.sessionId, "all")).items;
     expect(events.map((e) => e.author)).toEqual(["user", "assistant"]);
     expect(events[1]).toMatchObject({ error_code: "AGENT_ERROR", turn_complete: true });
-    expect(getSession(f.userId, f.sessionId).state).toEqual({});
+    expect((await getSession(f.userId, f.sessionId)).state).toEqual({});
   });
 
   it("cancel keeps the streamed text, marked interrupted", async () => {
-    const f = fixture();
-    const running = startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "slow" });
+    const f = await fixture();
+    const running = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "slow" });
     let partials = 0;
     for await (const update of running.updates) if (update.kind === "partial" && ++partials === 3) break;
-    expect((await cancelTurn(running.taskId))?.status.state).toBe("canceled");
-    expect(listEvents(f.userId, f.sessionId, "all").at(-1)).toMatchObject({
+    expect((await cancelTurn(f.userId, running.taskId))?.status.state).toBe("canceled");
+    expect((await listEvents(f.userId, f.sessionId, "all")).items.at(-1)).toMatchObject({
       interrupted: true,
       content: { parts: [{ text: expect.stringMatching(/^word0 word1 word2/) }] },
     });

@@ -1,10 +1,40 @@
-import { beforeEach } from "vitest";
-import { openDb, setDb } from "@/lib/db/client";
+/**
+ * Every test gets an empty database built by the real migrations: a fresh in-memory SQLite one, or
+ * (the `postgres` project) this file's own database in the throwaway cluster, emptied before each test.
+ */
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
+import { closeDb, setDb } from "@/lib/db/client";
+import type { Database } from "@/lib/db/database";
+import { openPostgres } from "@/lib/db/postgres";
+import { openSqlite } from "@/lib/db/sqlite";
 
 process.env.DATABASE_PATH = ":memory:";
-process.env.AUTH_SECRET ??= "test-secret";
+process.env.AUTH_SECRET ??= "test-secret-of-sixteen-characters";
 
-// Every test gets a fresh database built by the real migrations.
-beforeEach(() => {
-  setDb(openDb(":memory:"));
-});
+const TABLES = "users, sessions, events, invocations, state_checkpoints, app_state, user_state, artifacts, tasks";
+
+if (process.env.TEST_DIALECT === "postgres") {
+  let db: Database;
+  beforeAll(async () => {
+    const server = inject("postgresUrl");
+    const name = `test_${randomUUID().replaceAll("-", "")}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE retrace_template`);
+    await admin.end();
+    process.env.TEST_DATABASE_URL = server.replace(/\/postgres$/, `/${name}`);
+    db = await openPostgres(process.env.TEST_DATABASE_URL, 5);
+  });
+  beforeEach(async () => {
+    await db.run(sql.raw(`TRUNCATE ${TABLES}`));
+    setDb(db);
+  });
+  afterAll(() => closeDb());
+} else {
+  beforeEach(() => {
+    setDb(openSqlite(":memory:"));
+  });
+}

@@ -21,51 +21,52 @@ const task = (sessionId: string, invocationId: string) => ({
 });
 
 describe("automatic chat names", () => {
-  it("an unnamed chat takes its first visible message as its name, and follows rewinds and undos", () => {
-    const userId = createUser();
-    const { id } = createSession(userId);
-    expect(getSession(userId, id).name).toBe("New chat");
+  it("an unnamed chat takes its first visible message as its name, and follows rewinds and undos", async () => {
+    const userId = await createUser();
+    const { id } = await createSession(userId);
+    const name = async () => (await getSession(userId, id)).name;
     const append = (invocationId: string, text: string) => appendEvents(userId, id, [event(invocationId, { author: "user", text })]);
-    append("i1", "plan a trip to Lisbon in the spring with friends and family");
-    expect(getSession(userId, id).name).toBe("plan a trip to Lisbon in the spring with…");
-    append("i2", "second");
-    const { event: marker } = rewindSession(userId, id, "i1");
-    expect(getSession(userId, id).name).toBe("New chat");
-    rewindSession(userId, id, marker.invocation_id, "undo");
-    expect(getSession(userId, id).name).toBe("plan a trip to Lisbon in the spring with…");
-    rewindSession(userId, id, "i1");
-    append("i3", "something else");
-    expect(getSession(userId, id).name).toBe("something else");
+    expect(await name()).toBe("New chat");
+    await append("i1", "plan a trip to Lisbon in the spring with friends and family");
+    expect(await name()).toBe("plan a trip to Lisbon in the spring with…");
+    await append("i2", "second");
+    const { event: marker } = await rewindSession(userId, id, "i1");
+    expect(await name()).toBe("New chat");
+    await rewindSession(userId, id, marker.invocation_id, "undo");
+    expect(await name()).toBe("plan a trip to Lisbon in the spring with…");
+    await rewindSession(userId, id, "i1");
+    await append("i3", "something else");
+    expect(await name()).toBe("something else");
   });
 
-  it("a name the user gave is never replaced", () => {
-    const f = fixture();
-    f.append(event("i1", { author: "user", text: "hello" }));
-    renameSession(f.userId, f.sessionId, "Mine");
-    rewindSession(f.userId, f.sessionId, "i1");
-    expect(getSession(f.userId, f.sessionId).name).toBe("Mine");
+  it("a name the user gave is never replaced", async () => {
+    const f = await fixture();
+    await f.append(event("i1", { author: "user", text: "hello" }));
+    await renameSession(f.userId, f.sessionId, "Mine");
+    await rewindSession(f.userId, f.sessionId, "i1");
+    expect((await getSession(f.userId, f.sessionId)).name).toBe("Mine");
   });
 });
 
 describe("what the UI labels", () => {
-  it("a file a rewind brought back says which version it restored", () => {
-    const f = fixture();
-    f.append(event("i1", { artifacts: { [f.save("notes.txt", "one").filename]: 0 } }));
-    f.append(event("i2", { artifacts: { [f.save("notes.txt", "two").filename]: 1 } }));
-    const { event: marker } = rewindSession(f.userId, f.sessionId, "i2");
-    expect(listArtifacts(f.userId, f.sessionId)).toMatchObject([{ filename: "notes.txt", version: 2, restored_from: 0 }]);
-    rewindSession(f.userId, f.sessionId, marker.invocation_id, "undo");
-    expect(listArtifacts(f.userId, f.sessionId)).toMatchObject([{ filename: "notes.txt", version: 3, restored_from: 1 }]);
+  it("a file a rewind brought back says which version it restored", async () => {
+    const f = await fixture();
+    await f.append(event("i1", { artifacts: { [(await f.save("notes.txt", "one")).filename]: 0 } }));
+    await f.append(event("i2", { artifacts: { [(await f.save("notes.txt", "two")).filename]: 1 } }));
+    const { event: marker } = await rewindSession(f.userId, f.sessionId, "i2");
+    expect(await listArtifacts(f.userId, f.sessionId)).toMatchObject([{ filename: "notes.txt", version: 2, restored_from: 0 }]);
+    await rewindSession(f.userId, f.sessionId, marker.invocation_id, "undo");
+    expect(await listArtifacts(f.userId, f.sessionId)).toMatchObject([{ filename: "notes.txt", version: 3, restored_from: 1 }]);
   });
 
-  it("rewound tasks say which marker hid them, when and why", () => {
-    const f = fixture();
+  it("rewound tasks say which marker hid them, when and why", async () => {
+    const f = await fixture();
     for (const i of ["i1", "i2"]) {
-      f.append(event(i, { author: "user", text: i }));
-      saveTask(f.userId, f.sessionId, task(f.sessionId, i));
+      await f.append(event(i, { author: "user", text: i }));
+      await saveTask(f.userId, f.sessionId, task(f.sessionId, i));
     }
-    const { event: marker } = rewindSession(f.userId, f.sessionId, "i2", "edit");
-    const [, hidden] = listTasks(f.userId, f.sessionId, { includeRewound: true });
+    const { event: marker } = await rewindSession(f.userId, f.sessionId, "i2", "edit");
+    const [, hidden] = (await listTasks(f.userId, f.sessionId, { includeRewound: true })).items;
     expect(hidden.metadata).toMatchObject({
       rewound: true,
       rewound_by: marker.invocation_id,

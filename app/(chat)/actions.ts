@@ -12,16 +12,16 @@ export const renameChat = validatedAction(
   ({ sessionId, name }, userId) => renameSession(userId, sessionId, name),
 );
 
-export const deleteChat = validatedAction(z.object({ sessionId }), ({ sessionId }, userId) => {
-  deleteSession(userId, sessionId);
+export const deleteChat = validatedAction(z.object({ sessionId }), async ({ sessionId }, userId) => {
+  await deleteSession(userId, sessionId);
   return { id: sessionId };
 });
 
-/** Rewind to before an invocation; rewinding before a marker's invocation undoes that rewind. */
+/** Rewind to before an invocation; rewinding before a marker's invocation undoes (Undo) or restores (Restore) what it hid. */
 export const rewindChat = validatedAction(
-  z.object({ sessionId, invocationId, reason: z.enum(["rewind", "undo"]).optional() }),
-  ({ sessionId, invocationId, reason }, userId) => {
-    const { event, session } = rewindSession(userId, sessionId, invocationId, reason);
+  z.object({ sessionId, invocationId, reason: z.enum(["rewind", "undo", "restore"]).optional() }),
+  async ({ sessionId, invocationId, reason }, userId) => {
+    const { event, session } = await rewindSession(userId, sessionId, invocationId, reason);
     return { markerInvocationId: event.invocation_id, state: session.state };
   },
 );

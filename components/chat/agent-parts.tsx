@@ -1,5 +1,6 @@
 import type { Message } from "@a2a-js/sdk";
 import { FileText, Wrench } from "lucide-react";
+import { messageText } from "@/lib/a2a/convert";
 import { Markdown } from "./markdown";
 
 function pretty(value: unknown) {
@@ -80,6 +81,14 @@ function blocks(messages: Message[]): Block[] {
     }
   }
   return out;
+}
+
+/** What "Copy" on an agent reply copies: its text (Markdown as written), without tool blocks. */
+export function replyText(messages: Message[]): string {
+  return messages
+    .map((m) => messageText(m).trim())
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 export function AgentParts({ sessionId, messages, partial }: { sessionId: string; messages: Message[]; partial?: string }) {

@@ -1,5 +1,7 @@
 import ReactMarkdown from "react-markdown";
+import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { CodeBlock } from "./code-block";
 
 /** Markdown without raw HTML: `skipHtml` drops it and the default URL transform blocks `javascript:`. */
 export function Markdown({ text }: { text: string }) {
@@ -7,6 +9,8 @@ export function Markdown({ text }: { text: string }) {
     <div className="prose-chat break-words">
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
+        // Highlights fenced blocks that name their language; the rest stay plain (no guessing).
+        rehypePlugins={[rehypeHighlight]}
         skipHtml
         components={{
           a: ({ href, children }) => (
@@ -15,6 +19,7 @@ export function Markdown({ text }: { text: string }) {
             </a>
           ),
           img: () => null,
+          pre: CodeBlock,
         }}
       >
         {text}

@@ -1,27 +1,23 @@
 "use client";
 
 import { Menu as MenuIcon } from "lucide-react";
-import { usePathname } from "next/navigation";
 import { Dialog } from "radix-ui";
-import { useState } from "react";
 import type { SessionSummary } from "@/lib/db/types";
+import { usePageDialog } from "../ui/use-page-dialog";
 import { Sidebar } from "./sidebar";
 
 /** The sidebar beside the chat on wide screens; on phones, a drawer behind an "Open chats" button. */
 export function SidebarShell({ initialSessions }: { initialSessions: SessionSummary[] }) {
-  const pathname = usePathname();
-  const [openAt, setOpenAt] = useState<string | null>(null);
-  // Following a link closes the drawer: it is open only on the page where it was opened.
-  const open = openAt === pathname;
+  const [open, setOpen] = usePageDialog();
   return (
     <>
       <div className="hidden w-64 shrink-0 border-r border-zinc-200 bg-zinc-50 md:block dark:border-zinc-800 dark:bg-zinc-900/40">
         <Sidebar initialSessions={initialSessions} />
       </div>
-      <Dialog.Root open={open} onOpenChange={(next) => setOpenAt(next ? pathname : null)}>
+      <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Trigger
           aria-label="Open chats"
-          className="fixed top-1.5 left-2 z-30 rounded-md p-2 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-500 md:hidden dark:hover:bg-zinc-800"
+          className="fixed top-1.5 left-2 z-30 inline-flex items-center justify-center rounded-md p-2 touch:top-2 touch:left-1 touch:size-11 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-500 md:hidden dark:hover:bg-zinc-800"
         >
           <MenuIcon className="size-4" aria-hidden />
         </Dialog.Trigger>

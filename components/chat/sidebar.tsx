@@ -1,21 +1,21 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Copy, Moon, MoreHorizontal, Pencil, Plus, Sun, Trash2 } from "lucide-react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Copy, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useTheme } from "next-themes";
 import { AlertDialog } from "radix-ui";
 import { useState } from "react";
-import { toast } from "sonner";
 import { deleteChat, forkChat, renameChat } from "@/app/(chat)/actions";
-import { api } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";
+import { notifyError } from "../ui/notify";
+import { ThemeMenu } from "../ui/theme-menu";
+import { useSessionsQuery } from "./queries";
 import { unwrapAction } from "./unwrap-action";
 
 const DAY = 86_400_000;
@@ -49,7 +49,7 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
       void refresh();
       void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
     },
-    onError: (e) => toast.error(e.message),
+    onError: notifyError,
   });
   const duplicate = useMutation({
     mutationFn: () => unwrapAction(forkChat({ sessionId: session.id })),
@@ -57,7 +57,7 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
       void refresh();
       router.push(`/chat/${fork.id}`);
     },
-    onError: (e) => toast.error(e.message),
+    onError: notifyError,
   });
   const remove = useMutation({
     mutationFn: () => unwrapAction(deleteChat({ sessionId: session.id })),
@@ -66,7 +66,7 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
       void refresh();
       if (active) router.push("/");
     },
-    onError: (e) => toast.error(e.message),
+    onError: notifyError,
   });
 
   if (renaming) {
@@ -96,7 +96,12 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
         active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/60",
       )}
     >
-      <Link href={`/chat/${session.id}`} className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm" aria-current={active ? "page" : undefined}>
+      <Link
+        href={`/chat/${session.id}`}
+        title={session.name}
+        className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm touch:py-3"
+        aria-current={active ? "page" : undefined}
+      >
         {rename.isPending ? rename.variables : session.name}
       </Link>
       <Menu
@@ -104,7 +109,7 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
           <button
             type="button"
             aria-label="Chat actions"
-            className="mr-1 rounded p-1 text-zinc-500 opacity-0 group-hover:opacity-100 focus-visible:opacity-100 data-[state=open]:opacity-100"
+            className="mr-1 inline-flex items-center justify-center rounded p-1 text-zinc-500 opacity-0 group-hover:opacity-100 focus-visible:opacity-100 data-[state=open]:opacity-100 touch:size-11 touch:opacity-100"
           >
             <MoreHorizontal className="size-4" aria-hidden />
           </button>
@@ -145,23 +150,9 @@ function ChatRow({ session, active }: { session: SessionSummary; active: boolean
   );
 }
 
-function ThemeToggle() {
-  const { resolvedTheme, setTheme } = useTheme();
-  return (
-    <Button aria-label="Toggle theme" onClick={() => setTheme(resolvedTheme === "dark" ? "light" : "dark")} className="p-2">
-      <Sun className="hidden size-4 dark:block" aria-hidden />
-      <Moon className="size-4 dark:hidden" aria-hidden />
-    </Button>
-  );
-}
-
 export function Sidebar({ initialSessions }: { initialSessions: SessionSummary[] }) {
   const pathname = usePathname();
-  const sessions = useQuery({
-    queryKey: queryKeys.sessions,
-    queryFn: () => api<SessionSummary[]>("/api/sessions"),
-    initialData: initialSessions,
-  });
+  const sessions = useSessionsQuery(initialSessions);
   const activeId = pathname.startsWith("/chat/") ? pathname.slice(6) : null;
 
   return (
@@ -170,7 +161,7 @@ export function Sidebar({ initialSessions }: { initialSessions: SessionSummary[]
         <Link href="/" className="text-base font-semibold tracking-tight">
           Retrace
         </Link>
-        <ThemeToggle />
+        <ThemeMenu />
       </div>
       <Link
         href="/"

@@ -1,28 +1,31 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { FileText, GitFork } from "lucide-react";
+import { FileText, GitFork, PanelRight, X } from "lucide-react";
 import Link from "next/link";
-import { api } from "@/lib/api/client";
-import type { ArtifactInfo, SessionRecord } from "@/lib/db/types";
-import { queryKeys } from "@/lib/query-keys";
+import { Dialog } from "radix-ui";
+import type { ArtifactInfo } from "@/lib/db/types";
+import { Button } from "../ui/button";
+import { usePageDialog } from "../ui/use-page-dialog";
+import { useArtifactsQuery, useSessionQuery } from "./queries";
 
 function show(value: unknown) {
   return typeof value === "string" ? value : JSON.stringify(value, null, 2);
 }
 
+/** The version the user saw (a rewind's copy of v0 is still v0, as the chip in the chat says), marked "restored". */
+function FileVersion({ file }: { file: ArtifactInfo }) {
+  return (
+    <span className="ml-auto shrink-0 text-xs text-zinc-500">
+      v{file.restored_from ?? file.version}
+      {file.restored_from !== null && " · restored"}
+    </span>
+  );
+}
+
 /** The session's current state, files and forks: the effect of a rewind or fork at a glance. */
 export function StatePanel({ sessionId }: { sessionId: string | null }) {
-  const session = useQuery({
-    queryKey: queryKeys.session(sessionId ?? ""),
-    queryFn: () => api<{ session: SessionRecord }>(`/api/sessions/${sessionId}?include_events=false`).then((d) => d.session),
-    enabled: Boolean(sessionId),
-  });
-  const artifacts = useQuery({
-    queryKey: queryKeys.artifacts(sessionId ?? ""),
-    queryFn: () => api<ArtifactInfo[]>(`/api/sessions/${sessionId}/artifacts`),
-    enabled: Boolean(sessionId),
-  });
+  const session = useSessionQuery(sessionId);
+  const artifacts = useArtifactsQuery(sessionId);
   const entries = Object.entries(session.data?.state ?? {});
   const files = artifacts.data ?? [];
   const forks = session.data?.forks ?? [];
@@ -53,14 +56,14 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
             {files.map((f) => (
               <li key={f.filename}>
                 <a
-                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 touch:min-h-11 dark:hover:bg-zinc-800"
                   href={`/api/sessions/${sessionId}/artifacts/${encodeURIComponent(f.filename)}`}
                   target="_blank"
                   rel="noopener noreferrer"
                 >
                   <FileText className="size-3.5 shrink-0" aria-hidden />
                   <span className="truncate">{f.filename}</span>
-                  <span className="ml-auto text-xs text-zinc-500">v{f.version}</span>
+                  <FileVersion file={f} />
                 </a>
               </li>
             ))}
@@ -75,7 +78,7 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
               <li key={f.id}>
                 <Link
                   href={`/chat/${f.id}`}
-                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+                  className="flex items-center gap-1.5 rounded-md px-1 py-0.5 hover:bg-zinc-100 touch:min-h-11 dark:hover:bg-zinc-800"
                 >
                   <GitFork className="size-3.5 shrink-0" aria-hidden />
                   <span className="truncate">{f.name}</span>
@@ -90,5 +93,36 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
         chats and are not restored.
       </p>
     </section>
+  );
+}
+
+/** On narrower screens the panel is a sheet: Close button, backdrop, tap outside, Escape, focus kept inside. */
+export function StatePanelSheet({ sessionId }: { sessionId: string | null }) {
+  const [open, setOpen] = usePageDialog();
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button aria-label="Open state panel" className="p-2 touch:size-11 lg:hidden">
+          <PanelRight className="size-4" aria-hidden />
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay data-testid="sheet-backdrop" className="fixed inset-0 z-40 bg-black/40 lg:hidden" />
+        <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-80 max-w-[85vw] flex-col bg-white shadow-xl lg:hidden dark:bg-zinc-950">
+          <div className="flex items-center justify-between border-b border-zinc-200 py-1.5 pr-1.5 pl-4 dark:border-zinc-800">
+            <Dialog.Title className="text-sm font-semibold">State and files</Dialog.Title>
+            <Dialog.Close asChild>
+              <Button aria-label="Close" className="p-2 touch:size-11">
+                <X className="size-4" aria-hidden />
+              </Button>
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="sr-only">This chat's state, files and forks.</Dialog.Description>
+          <div className="min-h-0 flex-1">
+            <StatePanel sessionId={sessionId} />
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

@@ -1,7 +1,17 @@
 "use client";
 
 import { DropdownMenu } from "radix-ui";
+import { useId } from "react";
 import { cn } from "./cn";
+
+export const menuContentClass =
+  "z-50 min-w-44 max-w-[min(20rem,calc(100vw-1rem))] rounded-lg border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-900";
+
+/** Targets of at least 44 px on touch screens; compact for a mouse. */
+export const menuItemClass = cn(
+  "flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 outline-none select-none touch:min-h-11",
+  "data-[highlighted]:bg-zinc-100 data-[disabled]:opacity-40 dark:data-[highlighted]:bg-zinc-800",
+);
 
 /** A Radix dropdown with our look: `trigger` is the button, `children` the items. */
 export function Menu({
@@ -17,11 +27,7 @@ export function Menu({
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align={align}
-          sideOffset={4}
-          className="z-50 min-w-44 rounded-lg border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
-        >
+        <DropdownMenu.Content align={align} sideOffset={4} collisionPadding={8} className={menuContentClass}>
           {children}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
@@ -29,31 +35,40 @@ export function Menu({
   );
 }
 
+/** A menu item named by its label alone; `description` says in one line what it does (read as its description). */
 export function MenuItem({
   onSelect,
   danger,
   disabled,
   icon,
+  description,
   children,
 }: {
   onSelect: () => void;
   danger?: boolean;
   disabled?: boolean;
   icon?: React.ReactNode;
+  description?: string;
   children: React.ReactNode;
 }) {
+  const id = useId();
   return (
     <DropdownMenu.Item
       disabled={disabled}
       onSelect={onSelect}
-      className={cn(
-        "flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 outline-none select-none",
-        "data-[highlighted]:bg-zinc-100 data-[disabled]:opacity-40 dark:data-[highlighted]:bg-zinc-800",
-        danger && "text-red-600 dark:text-red-400",
-      )}
+      aria-labelledby={`${id}-label`}
+      aria-describedby={description ? `${id}-description` : undefined}
+      className={cn(menuItemClass, description && "items-start py-2", danger && "text-red-600 dark:text-red-400")}
     >
-      {icon}
-      {children}
+      {icon && <span className={cn("shrink-0", description && "mt-0.5")}>{icon}</span>}
+      <span className="flex min-w-0 flex-col">
+        <span id={`${id}-label`}>{children}</span>
+        {description && (
+          <span id={`${id}-description`} className="text-xs text-zinc-500 dark:text-zinc-400">
+            {description}
+          </span>
+        )}
+      </span>
     </DropdownMenu.Item>
   );
 }

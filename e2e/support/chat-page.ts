@@ -4,12 +4,19 @@ import { expect, type Locator, type Page } from "@playwright/test";
 export class ChatPage {
   readonly composer: Locator;
   readonly send: Locator;
+  readonly stop: Locator;
   readonly statePanel: Locator;
+  /** The conversation: `aria-busy` while a turn, rewind or fork runs. */
+  readonly conversation: Locator;
+  readonly heading: Locator;
 
   constructor(readonly page: Page) {
     this.composer = page.getByRole("textbox", { name: "Message" });
     this.send = page.getByRole("button", { name: "Send" });
+    this.stop = page.getByRole("button", { name: "Stop" });
     this.statePanel = page.getByRole("region", { name: "Session state" });
+    this.conversation = page.getByRole("main");
+    this.heading = page.getByRole("heading", { level: 1 });
   }
 
   async open(path = "/") {
@@ -30,13 +37,19 @@ export class ChatPage {
     await this.waitForTurnEnd();
   }
 
+  /** The turn is over: no Stop, nothing running, the composer editable. */
   async waitForTurnEnd() {
-    await expect(this.page.getByRole("button", { name: "Stop" })).toHaveCount(0, { timeout: 20_000 });
+    await expect(this.stop).toHaveCount(0, { timeout: 20_000 });
+    await expect(this.conversation).toHaveAttribute("aria-busy", "false", { timeout: 20_000 });
     await expect(this.composer).toBeEditable();
   }
 
   userMessages() {
     return this.page.getByTestId("user-message");
+  }
+
+  userMessage(text: string) {
+    return this.userMessages().filter({ hasText: text }).first();
   }
 
   agentMessages() {
@@ -49,14 +62,23 @@ export class ChatPage {
 
   /** Opens the "Message actions" menu of the user message containing `text` and picks `item`. */
   async messageAction(text: string, item: string) {
-    const message = this.userMessages().filter({ hasText: text }).first();
+    await this.openMessageMenu(text);
+    await this.page.getByRole("menuitem", { name: item, exact: true }).click();
+  }
+
+  async openMessageMenu(text: string) {
+    const message = this.userMessage(text);
     await message.hover();
     await message.getByRole("button", { name: "Message actions" }).click();
-    await this.page.getByRole("menuitem", { name: item, exact: true }).click();
   }
 
   async stateValue(key: string) {
     return this.statePanel.getByTestId(`state-${key}`);
+  }
+
+  /** The state panel's file row, e.g. "notes.txt v0 · restored". */
+  fileRow(filename: string) {
+    return this.statePanel.getByRole("link", { name: new RegExp(`^${escapeRegExp(filename)}`) });
   }
 
   sessionId(): string {
@@ -71,6 +93,14 @@ export class ChatPage {
 
   toast(text: string | RegExp) {
     return this.page.locator("[data-sonner-toast]").filter({ hasText: text });
+  }
+
+  rewindDividers() {
+    return this.page.getByTestId("rewind-divider");
+  }
+
+  async showRewoundTurns() {
+    await this.page.getByRole("switch", { name: "Show rewound turns" }).click();
   }
 }
 

@@ -1,11 +1,11 @@
 import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskQueryParams, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import { A2AError, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import { z } from "zod";
-import { cancelTurn, runningTurn, startTurn, type TurnUpdate } from "@/lib/agent/runtime";
+import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
-import { createSession, getSession, getTask, listTasks, rewindSession } from "@/lib/db/queries";
+import { createSession, getSession, getTask, rewindSession, saveTask } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
-import { joinHistories, messageText } from "./convert";
+import { messageText } from "./convert";
 
 type StreamResult = Task | TaskStatusUpdateEvent;
 
@@ -100,8 +100,6 @@ export class RetraceRequestHandler implements A2ARequestHandler {
     private readonly agent: Agent,
     private readonly userId: string,
     private readonly url: string,
-    /** The HTTP request's signal: a client that goes away stops its turn. */
-    private readonly signal?: AbortSignal,
   ) {}
 
   async getAgentCard() {
@@ -113,43 +111,46 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   /** Validates and applies everything that must happen before the stream starts. */
-  private begin(params: MessageSendParams) {
+  private async begin(params: MessageSendParams) {
     const { message } = parseParams(messageParams, params);
     const text = messageText(message as Pick<Message, "parts">).trim();
     const rewindTo = message.metadata?.kagent_rewind_before_invocation_id;
     try {
       let sessionId = message.contextId;
       if (sessionId) {
-        const session = getSession(this.userId, sessionId);
+        const session = await getSession(this.userId, sessionId);
         if (session.agent !== this.agent.name) throw A2AError.invalidParams(`Session ${sessionId} belongs to agent ${session.agent}`);
       } else {
         if (rewindTo) throw A2AError.invalidParams("A rewind needs the contextId of the session");
         if (!text) throw A2AError.invalidParams("The message has no text");
-        sessionId = createSession(this.userId, { agent: this.agent.name }).id;
+        sessionId = (await createSession(this.userId, { agent: this.agent.name })).id;
       }
       if (!text && !rewindTo) throw A2AError.invalidParams("The message has no text");
-      const marker = rewindTo ? rewindSession(this.userId, sessionId, rewindTo, message.metadata?.retrace_rewind_reason).event : null;
-      if (marker && !text) return { rewound: this.effectiveTask(sessionId, marker.invocation_id, rewindTo!) };
-      return { turn: startTurn({ userId: this.userId, sessionId, agent: this.agent, text, signal: this.signal }) };
+      if (rewindTo) {
+        const { event: marker } = await rewindSession(this.userId, sessionId, rewindTo, message.metadata?.retrace_rewind_reason);
+        if (!text) return { rewound: await this.effectiveTask(sessionId, marker.invocation_id, rewindTo) };
+      }
+      const messageId = typeof message.messageId === "string" ? message.messageId : undefined;
+      return { turn: await startTurn({ userId: this.userId, sessionId, agent: this.agent, text, messageId }) };
     } catch (error) {
       throw toA2AError(error);
     }
   }
 
-  /** The answer to a rewind control message: one final task holding the effective history. */
-  private effectiveTask(sessionId: string, markerInvocationId: string, rewindTo: string): Task {
-    return {
+  /** The answer to a rewind control message: one final task holding the effective history, stored so tasks/get finds it. */
+  private async effectiveTask(sessionId: string, markerInvocationId: string, rewindTo: string): Promise<Task> {
+    await saveTask(this.userId, sessionId, {
       kind: "task",
       id: markerInvocationId,
       contextId: sessionId,
       status: { state: "completed", timestamp: new Date().toISOString() },
-      history: joinHistories(listTasks(this.userId, sessionId)),
       metadata: { kagent_invocation_id: markerInvocationId, kagent_rewind_before_invocation_id: rewindTo },
-    };
+    });
+    return getTask(this.userId, markerInvocationId);
   }
 
   async *sendMessageStream(params: MessageSendParams): AsyncGenerator<StreamResult> {
-    const started = this.begin(params);
+    const started = await this.begin(params);
     if (started.rewound) {
       yield started.rewound;
       return;
@@ -168,7 +169,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   async sendMessage(params: MessageSendParams): Promise<Task> {
-    const started = this.begin(params);
+    const started = await this.begin(params);
     if (started.rewound) return started.rewound;
     return started.turn.done.catch((error) => {
       throw toA2AError(error);
@@ -179,7 +180,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
     const { id, historyLength } = parseParams(taskQuery, params);
     let task: Task;
     try {
-      task = getTask(this.userId, id);
+      task = await getTask(this.userId, id);
     } catch (error) {
       throw error instanceof AppError && error.status === 404 ? A2AError.taskNotFound(id) : toA2AError(error);
     }
@@ -188,7 +189,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
 
   async cancelTask(params: TaskIdParams): Promise<Task> {
     const task = await this.getTask({ id: params.id });
-    const final = await cancelTurn(task.id);
+    const final = await cancelTurn(this.userId, task.id);
     if (!final) throw A2AError.taskNotCancelable(params.id);
     return final;
   }
@@ -209,11 +210,20 @@ export class RetraceRequestHandler implements A2ARequestHandler {
     throw A2AError.pushNotificationNotSupported();
   }
 
-  /** The task as it is now, then (while it runs here) its final state. */
+  /** The rest of a running task, on whichever instance runs it; just the task when it has ended. */
   async *resubscribe(params: TaskIdParams): AsyncGenerator<StreamResult> {
     const task = await this.getTask({ id: params.id });
-    yield task;
-    const final = await runningTurn(task.id);
-    if (final) yield final;
+    const updates = await watchTurn(this.userId, task.id);
+    if (!updates) {
+      yield task;
+      return;
+    }
+    for await (const update of updates) {
+      if (update.kind === "task") yield update.task;
+      else {
+        yield statusUpdate(task, update);
+        if (update.kind === "done") return;
+      }
+    }
   }
 }

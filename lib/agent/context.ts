@@ -2,9 +2,15 @@ import { listEvents } from "@/lib/db/queries";
 import { eventText } from "@/lib/session/names";
 import type { AdkEvent } from "@/lib/session/types";
 
-/** The only way an agent reads its conversation: the effective history (SPEC §2.2), never raw events. */
-export function buildAgentContext(userId: string, sessionId: string): AdkEvent[] {
-  return listEvents(userId, sessionId, "effective");
+/** The most events of effective history an agent is given: a turn's cost must not grow with the chat. */
+const CONTEXT_EVENTS = 400;
+
+/**
+ * The only way an agent reads its conversation: the effective history (rewound events never
+ * included), its last CONTEXT_EVENTS events.
+ */
+export async function buildAgentContext(userId: string, sessionId: string): Promise<AdkEvent[]> {
+  return (await listEvents(userId, sessionId, "effective", { limit: CONTEXT_EVENTS })).items;
 }
 
 /** What the user said in `events`, in order, leaving out one invocation (usually the current one). */

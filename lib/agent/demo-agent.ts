@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eventText } from "@/lib/session/names";
 import type { Json } from "@/lib/session/types";
 import { userTexts } from "./context";
+import { DEMO_AGENT } from "./names";
 import { executeTool, type ToolName } from "./tools";
 import type { Agent, AgentOutput, InvocationContext } from "./types";
 
@@ -60,10 +61,12 @@ export function parseIntent(text: string): Intent {
     return {
       tool: "load_artifact",
       args: { filename },
-      reply: (r) =>
-        "content" in r
-          ? `Here is **${filename}** (version ${r.version}):\n\n${r.content}`
-          : `I couldn't find **${filename}** — it does not exist (or a rewind removed it).`,
+      reply: (r) => {
+        if (typeof r.content !== "string") return `I couldn't find **${filename}** — it does not exist (or a rewind removed it).`;
+        if (r.content.length <= MAX_ECHO && !r.truncated) return `Here is **${filename}** (version ${r.version}):\n\n${r.content}`;
+        const total = typeof r.total_characters === "number" ? r.total_characters : r.content.length;
+        return `Here is the start of **${filename}** (version ${r.version}; ${MAX_ECHO} of ${total} characters):\n\n${r.content.slice(0, MAX_ECHO)}`;
+      },
     };
   }
   m = t.match(SET);
@@ -87,6 +90,11 @@ export function parseIntent(text: string): Intent {
   if (/\brecap\b/i.test(t)) return { recap: true };
   return { help: true };
 }
+
+/** The most characters of a file the demo agent shows: a big file becomes a short reply, not an hours-long stream. */
+const MAX_ECHO = 2_000;
+/** A reply streams in at most this many pieces, whatever its length. */
+const MAX_PIECES = 200;
 
 const HELP =
   "Hi! I'm the demo agent. I can **set** state (`set color to red`), **read** it (`what is color?`), " +
@@ -118,19 +126,26 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-/** Streams `text` word by word, then emits it as one final event. */
+/** `text` in word-aligned pieces, at most MAX_PIECES of them. */
+function pieces(text: string): string[] {
+  const words = text.split(/(?<=\s)/);
+  const size = Math.ceil(words.length / MAX_PIECES);
+  return Array.from({ length: Math.ceil(words.length / size) }, (_, i) => words.slice(i * size, (i + 1) * size).join(""));
+}
+
+/** Streams `text` word by word (a few words at a time when it is long), then emits it as one final event. */
 async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<AgentOutput> {
   const delay = wordDelay();
-  for (const word of text.split(/(?<=\s)/)) {
+  for (const piece of pieces(text)) {
     if (signal.aborted) return;
-    yield { type: "text-delta", text: word };
+    yield { type: "text-delta", text: piece };
     await sleep(delay, signal);
   }
   if (!signal.aborted) yield { type: "event", parts: [{ text }] };
 }
 
 export const demoAgent: Agent = {
-  name: "demo",
+  name: DEMO_AGENT,
   description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation.",
   async *run(ctx) {
     const last = ctx.history.at(-1);
@@ -139,7 +154,7 @@ export const demoAgent: Agent = {
     if ("recap" in intent) return yield* streamText(recap(ctx), ctx.signal);
     const id = `adk-${randomUUID()}`;
     yield { type: "event", parts: [{ function_call: { id, name: intent.tool, args: intent.args } }] };
-    const result = executeTool(ctx, intent.tool, intent.args);
+    const result = await executeTool(ctx, intent.tool, intent.args);
     yield { type: "event", parts: [{ function_response: { id, name: intent.tool, response: result.response } }], actions: result.actions };
     yield* streamText(intent.reply(result.response), ctx.signal);
   },

@@ -1,8 +1,8 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, jsonSchema, streamText, type ToolSet, tool } from "ai";
 import { z } from "zod";
+import type { ModelAgentConfig } from "@/lib/config";
 import type { AdkEvent, Part } from "@/lib/session/types";
-import type { ModelAgentConfig } from "./model-config";
 import { toModelMessages } from "./model-messages";
 import { executeTool, toolDescriptions, toolInputs } from "./tools";
 import type { Agent, AgentOutput } from "./types";
@@ -74,7 +74,7 @@ export function modelAgent(config: ModelAgentConfig): Agent {
             function_call: { id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, never> },
           };
           yield { type: "event", parts: [callPart] };
-          const outcome = executeTool(ctx, call.toolName, call.input);
+          const outcome = await executeTool(ctx, call.toolName, call.input);
           const responsePart = { function_response: { id: call.toolCallId, name: call.toolName, response: outcome.response } };
           yield { type: "event", parts: [responsePart], actions: outcome.actions };
           turn.push(asEvent([callPart]), asEvent([responsePart]));

@@ -1,12 +1,18 @@
+import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { demoAgent } from "./demo-agent";
 import { modelAgent } from "./model-agent";
-import { modelAgentConfigs } from "./model-config";
 import type { Agent } from "./types";
+
+// Model agents are built once per configuration, not on every request.
+const holder = globalThis as typeof globalThis & { __retraceAgents?: { from: object; agents: Agent[] } };
 
 /** The demo agent first, then the configured model agents. */
 function agents(): Agent[] {
-  return [demoAgent, ...modelAgentConfigs().map(modelAgent)];
+  const current = config();
+  if (holder.__retraceAgents?.from !== current)
+    holder.__retraceAgents = { from: current, agents: [demoAgent, ...current.modelAgents.map(modelAgent)] };
+  return holder.__retraceAgents.agents;
 }
 
 export function listAgents(): { name: string; description: string }[] {

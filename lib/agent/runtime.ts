@@ -1,154 +1,108 @@
 import { randomUUID } from "node:crypto";
 import type { Message, Task, TaskState } from "@a2a-js/sdk";
-import { agentNote, eventToMessage } from "@/lib/a2a/convert";
-import { appendEvents, getSession, saveTask } from "@/lib/db/queries";
+import { agentNote, eventToMessage, messageText } from "@/lib/a2a/convert";
+import type { BusMessage } from "@/lib/db/bus";
+import { getDb } from "@/lib/db/client";
+import { appendEvents, beginTurn, endTurn, getSession, renewTurn, saveTask } from "@/lib/db/queries";
+import { leaseMs } from "@/lib/db/turns";
+import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
-import { markBusy } from "./busy";
 import { buildAgentContext } from "./context";
+import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
 import type { Agent, AgentOutput } from "./types";
 
-export type TurnUpdate =
-  | { kind: "task"; task: Task }
-  /** A streamed text chunk: shown live, never stored. */
-  | { kind: "partial"; message: Message }
-  /** A persisted event, exactly as it is in the task's history. */
-  | { kind: "message"; message: Message }
-  | { kind: "done"; task: Task };
+export { cancelTurn, type TurnUpdate, watchTurn } from "./live";
 
-type Channel<T> = ReturnType<typeof channel<T>>;
-
-interface RunningTurn {
-  controller: AbortController;
+export interface Turn {
+  taskId: string;
+  invocationId: string;
+  updates: AsyncIterable<TurnUpdate>;
   done: Promise<Task>;
-  /** The task as stored so far and the text streamed since its last stored message: what a late watcher starts from. */
-  snapshot(): { task: Task; partial: string };
-  watchers: Set<Channel<TurnUpdate>>;
 }
 
-// On globalThis so tasks/cancel reaches a turn started by another bundle.
-const holder = globalThis as typeof globalThis & { __retraceTurns?: Map<string, RunningTurn> };
-holder.__retraceTurns ??= new Map();
-const running = holder.__retraceTurns;
-
-/** Stops a running turn; resolves with its final task, or null when it is not running. */
-export async function cancelTurn(taskId: string): Promise<Task | null> {
-  const turn = running.get(taskId);
-  if (!turn) return null;
-  turn.controller.abort();
-  return turn.done;
-}
-
-/** Resolves with a running turn's final task, or null when it is not running in this process. */
-export async function runningTurn(taskId: string): Promise<Task | null> {
-  return running.get(taskId)?.done ?? null;
-}
+const now = () => new Date().toISOString();
 
 /**
- * Follows a running turn from now on (A2A resubscribe, a reloaded page): the task as it is, the
- * text streamed so far, then every later update up to the final one. Null when it is not running here.
+ * Runs one invocation: stores the user event, the task and the session's lease together, runs the
+ * agent on the effective history, stores each event it emits, and streams updates to every watcher
+ * (on this instance directly, on others through the bus). A send that repeats an A2A `messageId`
+ * follows the turn it already started instead of starting a second one. Only `cancelTurn` (or losing
+ * the lease) stops a turn — never a client that goes away.
  */
-export function watchTurn(taskId: string): AsyncIterable<TurnUpdate> | null {
-  const turn = running.get(taskId);
-  if (!turn) return null;
-  const watcher = channel<TurnUpdate>();
-  const { task, partial } = turn.snapshot();
-  watcher.push({ kind: "task", task: structuredClone(task) });
-  if (partial) watcher.push({ kind: "partial", message: partialMessage(task, partial) });
-  turn.watchers.add(watcher);
-  return watcher;
-}
-
-function partialMessage(task: Task, text: string): Message {
-  const invocationId = task.metadata?.kagent_invocation_id;
-  const author = task.metadata?.kagent_agent;
-  return agentNote(text, task.contextId, task.id, { kagent_invocation_id: invocationId, kagent_author: author, adk_partial: true });
-}
-
-/** A small unbounded queue: the turn runs on its own; readers may stop listening without stopping it. */
-function channel<T>() {
-  const items: T[] = [];
-  let wake: (() => void) | null = null;
-  let closed = false;
-  return {
-    push(item: T) {
-      items.push(item);
-      wake?.();
-    },
-    close() {
-      closed = true;
-      wake?.();
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        if (items.length) yield items.shift()!;
-        else if (closed) return;
-        else await new Promise<void>((r) => (wake = r));
-        wake = null;
-      }
-    },
-  };
-}
-
-/**
- * Runs one invocation: stores the user event, runs the agent on the effective history, stores
- * each event it emits and the task, and streams updates. The session is busy until it ends.
- * Aborting `signal` (the client went away) stops the turn like tasks/cancel does.
- */
-export function startTurn(opts: { userId: string; sessionId: string; agent: Agent; text: string; signal?: AbortSignal }) {
-  const release = markBusy(opts.sessionId);
+export async function startTurn(opts: {
+  userId: string;
+  sessionId: string;
+  agent: Agent;
+  text: string;
+  messageId?: string;
+}): Promise<Turn> {
   const { userId, sessionId, agent } = opts;
+  const invocationId = newInvocationId();
+  const taskId = randomUUID();
+  const event = (author: string, parts: Part[], extra: Partial<AdkEvent> = {}, actions: EventActions = {}): AdkEvent => ({
+    id: randomUUID(),
+    invocation_id: invocationId,
+    author,
+    timestamp: Date.now() / 1000,
+    content: { role: author === "user" ? "user" : "model", parts },
+    actions: { state_delta: {}, artifact_delta: {}, ...actions },
+    ...(author === "user" ? {} : { partial: false }),
+    ...extra,
+  });
+  const userEvent = event("user", [{ text: opts.text }]);
+  const task: Task = {
+    kind: "task",
+    id: taskId,
+    contextId: sessionId,
+    status: { state: "submitted", timestamp: now() },
+    history: [eventToMessage(userEvent, sessionId, taskId)],
+    metadata: { kagent_invocation_id: invocationId, kagent_agent: agent.name },
+  };
+  const begun = await beginTurn(userId, sessionId, { task, userEvent, owner: INSTANCE, messageId: opts.messageId });
+  if ("existing" in begun) return followTurn(userId, begun.existing);
+  return runLocal({ userId, sessionId, agent, task, invocationId, event });
+}
+
+function runLocal(turn: {
+  userId: string;
+  sessionId: string;
+  agent: Agent;
+  task: Task;
+  invocationId: string;
+  event: (author: string, parts: Part[], extra?: Partial<AdkEvent>, actions?: EventActions) => AdkEvent;
+}): Turn {
+  const { userId, sessionId, agent, task, invocationId } = turn;
+  const taskId = task.id;
   const controller = new AbortController();
   const updates = channel<TurnUpdate>();
   const watchers = new Set([updates]);
+  let pending = "";
+  /** Counts stored text messages, so watchers elsewhere know when streamed text starts over. */
+  let epoch = 0;
+  let lost = false;
+  const bus = getDb().then((db) => db.bus);
+  const toBus = (update: TurnUpdate): BusMessage => {
+    if (update.kind !== "partial") return { kind: "changed" };
+    const text = messageText(update.message);
+    return { kind: "partial", epoch, offset: pending.length - text.length, text };
+  };
   const publish = (update: TurnUpdate) => {
     for (const watcher of watchers) watcher.push(update);
+    void bus.then((b) => b.publish(taskId, toBus(update))).catch(() => undefined);
   };
-  let pending = "";
-  const invocationId = newInvocationId();
-  const taskId = randomUUID();
-  const now = () => new Date().toISOString();
 
-  const append = (author: string, parts: Part[], extra: Partial<AdkEvent> = {}, actions: EventActions = {}) => {
-    const event: AdkEvent = {
-      id: randomUUID(),
-      invocation_id: invocationId,
-      author,
-      timestamp: Date.now() / 1000,
-      content: { role: author === "user" ? "user" : "model", parts },
-      actions: { state_delta: {}, artifact_delta: {}, ...actions },
-      ...(author === "user" ? {} : { partial: false }),
-      ...extra,
-    };
-    const [stored] = appendEvents(userId, sessionId, [event]);
+  const append = async (author: string, parts: Part[], extra: Partial<AdkEvent> = {}, actions: EventActions = {}) => {
+    const [stored] = await appendEvents(userId, sessionId, [turn.event(author, parts, extra, actions)], { turn: taskId });
     return eventToMessage(stored, sessionId, taskId);
   };
-
-  let task: Task;
-  try {
-    const userMessage = append("user", [{ text: opts.text }]);
-    task = {
-      kind: "task",
-      id: taskId,
-      contextId: sessionId,
-      status: { state: "submitted", timestamp: now() },
-      history: [userMessage],
-      metadata: { kagent_invocation_id: invocationId, kagent_agent: agent.name },
-    };
-    saveTask(userId, sessionId, task);
-  } catch (error) {
-    release();
-    throw error;
-  }
-  publish({ kind: "task", task: structuredClone(task) });
-
-  const finish = (state: TaskState, note?: string) => {
+  const finish = async (state: TaskState, note?: string) => {
     task.status = {
       state,
       timestamp: now(),
       ...(note ? { message: agentNote(note, sessionId, taskId, { kagent_invocation_id: invocationId }) } : {}),
     };
-    saveTask(userId, sessionId, task);
+    if (!lost) await endTurn(userId, sessionId, task);
     return task;
   };
 
@@ -156,35 +110,38 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
     // A text event is usually the turn's last: it waits for the agent's next output so it can carry turn_complete.
     let held: Extract<AgentOutput, { type: "event" }> | null = null;
     const record = (message: Message) => {
-      task.history!.push(message);
-      saveTask(userId, sessionId, task);
+      task.history?.push(message);
+      if (message.parts.some((p) => p.kind === "text")) epoch += 1;
       publish({ kind: "message", message });
     };
-    const flush = (extra: Partial<AdkEvent> = {}) => {
-      if (held) record(append(agent.name, held.parts, extra, held.actions));
+    const flush = async (extra: Partial<AdkEvent> = {}) => {
+      if (held) record(await append(agent.name, held.parts, extra, held.actions));
       held = null;
     };
-    const stop = () => {
+    const stop = async () => {
+      if (lost) return finish("canceled");
       if (pending) {
-        flush();
-        record(append(agent.name, [{ text: pending }], { interrupted: true, turn_complete: true }));
-      } else flush({ turn_complete: true });
+        await flush();
+        record(await append(agent.name, [{ text: pending }], { interrupted: true, turn_complete: true }));
+      } else await flush({ turn_complete: true });
       return finish("canceled");
     };
     try {
       task.status = { state: "working", timestamp: now() };
+      await saveTask(userId, sessionId, task, { turn: taskId });
       const ctx = {
         userId,
         sessionId,
+        taskId,
         agentName: agent.name,
         invocationId,
-        history: buildAgentContext(userId, sessionId),
-        state: () => getSession(userId, sessionId).state,
+        history: await buildAgentContext(userId, sessionId),
+        state: async () => (await getSession(userId, sessionId)).state,
         signal: controller.signal,
       };
       for await (const output of agent.run(ctx)) {
         if (controller.signal.aborted) break;
-        flush();
+        await flush();
         if (output.type === "text-delta") {
           pending += output.text;
           publish({ kind: "partial", message: partialMessage(task, output.text) });
@@ -192,19 +149,20 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
           pending = "";
           held = output;
         } else {
-          record(append(agent.name, output.parts, {}, output.actions));
+          record(await append(agent.name, output.parts, {}, output.actions));
         }
       }
-      if (controller.signal.aborted) return stop();
-      flush({ turn_complete: true });
-      return finish("completed");
+      if (controller.signal.aborted) return await stop();
+      await flush({ turn_complete: true });
+      return await finish("completed");
     } catch (error) {
-      if (controller.signal.aborted) return stop();
+      if (error instanceof StaleTurnError) lost = true;
+      if (controller.signal.aborted || lost) return stop();
       const message = error instanceof Error ? error.message : String(error);
       console.error(`turn ${invocationId} failed:`, error);
       try {
-        flush();
-        record(append(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true }));
+        await flush();
+        record(await append(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true }));
       } catch (storeError) {
         console.error(`turn ${invocationId}: could not store the failure:`, storeError);
       }
@@ -212,22 +170,39 @@ export function startTurn(opts: { userId: string; sessionId: string; agent: Agen
     }
   };
 
-  const onClientGone = () => controller.abort();
-  opts.signal?.addEventListener("abort", onClientGone, { once: true });
-  const done = run().finally(() => {
-    opts.signal?.removeEventListener("abort", onClientGone);
-    running.delete(taskId);
-    release();
-  });
-  running.set(taskId, { controller, done, watchers, snapshot: () => ({ task, partial: pending }) });
-  if (opts.signal?.aborted) controller.abort();
-  done
-    .then(
-      (final) => publish({ kind: "done", task: structuredClone(final) }),
-      (error) => console.error(`turn ${invocationId} could not finish:`, error),
-    )
+  // The lease: renewed while the turn runs; a cancel flag set by another instance stops the turn, and
+  // a lost lease (another instance took over after this one stalled) stops it without another write.
+  const renew = setInterval(() => {
+    renewTurn(sessionId, taskId).then(
+      ({ held, cancel }) => {
+        if (!held) lost = true;
+        if (!held || cancel) controller.abort();
+      },
+      (error) => console.error(`turn ${invocationId}: could not renew its lease:`, error),
+    );
+  }, leaseMs() / 4);
+  const unsubscribe = bus.then((b) =>
+    b.subscribe(taskId, (message) => {
+      if (message.kind === "cancel") controller.abort();
+      if (message.kind === "hello" && pending) void b.publish(taskId, { kind: "partial", epoch, offset: 0, text: pending });
+    }),
+  );
+  const local: LocalTurn = { controller, done: Promise.resolve(task), watchers, snapshot: () => ({ task, partial: pending }) };
+  localTurns.set(taskId, local);
+  publish({ kind: "task", task: structuredClone(task) });
+  local.done = run()
+    .catch(async (error) => {
+      console.error(`turn ${invocationId} could not finish:`, error);
+      return task;
+    })
     .finally(() => {
-      for (const watcher of watchers) watcher.close();
+      clearInterval(renew);
+      void unsubscribe.then((stopListening) => stopListening());
+      localTurns.delete(taskId);
     });
-  return { taskId, invocationId, updates, done };
+  void local.done.then((final) => {
+    publish({ kind: "done", task: structuredClone(final) });
+    for (const watcher of watchers) watcher.close();
+  });
+  return { taskId, invocationId, updates, done: local.done };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { loadArtifact, saveArtifact } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
+import { hasKey, isAppKey } from "@/lib/session/state";
 import type { EventActions, Json } from "@/lib/session/types";
 import type { InvocationContext } from "./types";
 
@@ -28,7 +29,7 @@ export const toolDescriptions: Record<ToolName, string> = {
 export type ToolName = keyof typeof toolInputs;
 
 function isToolName(name: string): name is ToolName {
-  return name in toolInputs;
+  return Object.hasOwn(toolInputs, name);
 }
 
 export interface ToolResult {
@@ -36,40 +37,51 @@ export interface ToolResult {
   actions?: EventActions;
 }
 
+/** The most characters of a file a tool answers with: a huge file must not flood the model or the chat. */
+const MAX_TOOL_TEXT = 20_000;
+
 /** Runs a tool; bad arguments and missing things become an error response for the model, not a crash. */
-export function executeTool(ctx: InvocationContext, name: string, args: unknown): ToolResult {
+export async function executeTool(ctx: InvocationContext, name: string, args: unknown): Promise<ToolResult> {
   if (!isToolName(name)) return { response: { error: `Unknown tool: ${name}` } };
   const parsed = toolInputs[name].safeParse(args);
   if (!parsed.success) return { response: { error: z.prettifyError(parsed.error) } };
   try {
-    return run(ctx, name, parsed.data as never);
+    return await run(ctx, name, parsed.data as never);
   } catch (error) {
     if (error instanceof AppError) return { response: { error: error.message } };
     throw error;
   }
 }
 
-function run(ctx: InvocationContext, name: ToolName, args: Record<string, string> & { value: Json }): ToolResult {
+async function run(ctx: InvocationContext, name: ToolName, args: Record<string, string> & { value: Json }): Promise<ToolResult> {
   switch (name) {
     case "update_state":
+      // app: state reaches every user of the agent, so only the operator sets it.
+      if (isAppKey(args.key)) return { response: { key: args.key, error: "app-wide (app:) state can only be set by the operator" } };
       return { response: { status: "ok", key: args.key, value: args.value }, actions: { state_delta: { [args.key]: args.value } } };
     case "load_state": {
-      const state = ctx.state();
-      return args.key in state
+      const state = await ctx.state();
+      return hasKey(state, args.key)
         ? { response: { key: args.key, value: state[args.key] } }
         : { response: { key: args.key, error: "not found" } };
     }
     case "save_artifact": {
-      const saved = saveArtifact(ctx.userId, ctx.sessionId, {
-        filename: args.filename,
-        mimeType: "text/plain",
-        data: Buffer.from(args.content, "utf8"),
-      });
+      const file = { filename: args.filename, mimeType: "text/plain", data: Buffer.from(args.content, "utf8") };
+      const saved = await saveArtifact(ctx.userId, ctx.sessionId, file, { turn: ctx.taskId });
       return { response: { status: "saved", ...saved }, actions: { artifact_delta: { [saved.filename]: saved.version } } };
     }
     case "load_artifact": {
-      const file = loadArtifact(ctx.userId, ctx.sessionId, args.filename);
-      return { response: { filename: file.filename, version: file.version, content: file.data.toString("utf8") } };
+      const file = await loadArtifact(ctx.userId, ctx.sessionId, args.filename);
+      const content = file.data.toString("utf8");
+      const truncated = content.length > MAX_TOOL_TEXT;
+      return {
+        response: {
+          filename: file.filename,
+          version: file.version,
+          content: truncated ? content.slice(0, MAX_TOOL_TEXT) : content,
+          ...(truncated ? { truncated: true, total_characters: content.length } : {}),
+        },
+      };
     }
   }
 }

@@ -4,12 +4,14 @@ import type { AdkEvent, EventActions, Part, State } from "@/lib/session/types";
 export interface InvocationContext {
   userId: string;
   sessionId: string;
+  /** The running turn's task: the store accepts this turn's writes while it holds the session. */
+  taskId: string;
   agentName: string;
   invocationId: string;
   /** The effective history, ending with this invocation's user event (SPEC §2.2). */
   history: AdkEvent[];
   /** The session's merged state as it is now. */
-  state(): State;
+  state(): Promise<State>;
   signal: AbortSignal;
 }
 

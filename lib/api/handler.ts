@@ -4,7 +4,8 @@ import { AppError, AuthError, PayloadTooLargeError, ValidationError } from "@/li
 import { assertJsonDepth } from "./json-depth";
 import { MAX_BODY_BYTES } from "./limits";
 
-type Result = Response | { data: unknown; status?: number; message?: string };
+/** A page's cursor travels beside `data` (docs/api.md, "Paging"). */
+type Result = Response | { data: unknown; status?: number; message?: string; next_before?: string | null };
 interface Context<P> {
   request: Request;
   userId: string;
@@ -87,13 +88,12 @@ export function handler<P = Record<string, never>>(fn: (ctx: Context<P>) => Prom
     try {
       const caller = await authenticate(request);
       const result = await fn({ request, userId: caller.userId, params: await route.params });
-      const response =
-        result instanceof Response
-          ? result
-          : json(
-              result.message === undefined ? { data: result.data } : { data: result.data, message: result.message },
-              result.status ?? 200,
-            );
+      let response: Response;
+      if (result instanceof Response) response = result;
+      else {
+        const { status = 200, ...body } = result;
+        response = json(body, status);
+      }
       if (caller.renewal) response.headers.append(...caller.renewal);
       return response;
     } catch (error) {
@@ -144,6 +144,16 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(z.prettifyError(result.error));
   return result.data;
+}
+
+/** The URL's query parameters, validated like a body. */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
+  return parse(schema, Object.fromEntries(new URL(request.url).searchParams));
+}
+
+/** Everything, or one page with its cursor: what a listing route answers. */
+export function listing<T>(page: { items: T[]; nextBefore: string | null }, paged: boolean) {
+  return paged ? { data: page.items, next_before: page.nextBefore } : { data: page.items };
 }
 
 export async function readInput<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {

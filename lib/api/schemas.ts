@@ -38,9 +38,41 @@ export const saveArtifactInput = z
     message: "Give exactly one of text or data_base64",
   });
 
-export const eventsView = z.enum(["all", "effective"]).default("all");
 export const artifactVersion = z
   .string()
   .regex(/^\d{1,9}$/, "version must be a non-negative integer")
   .transform(Number)
   .optional();
+
+export const switchInput = z.strictObject({ invocation_id: invocationId });
+
+/** `?limit=1..500&before=<cursor>`: one page; neither: everything (docs/api.md, "Paging"). */
+const pageFields = {
+  limit: z.coerce
+    .number({ error: "limit must be a number from 1 to 500" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(500, "limit must be at most 500")
+    .optional(),
+  before: z.string().min(1, "before must be a cursor from next_before").max(100).optional(),
+};
+const beforeNeedsLimit = [
+  (q: { limit?: number; before?: string }) => q.before === undefined || q.limit !== undefined,
+  { message: "before needs a limit" },
+] as const;
+
+/** The page a listing query asks for, if any. */
+export const pageOf = (q: { limit?: number; before?: string }) =>
+  q.limit === undefined ? undefined : { limit: q.limit, before: q.before };
+
+export const sessionsQuery = z.object(pageFields).refine(...beforeNeedsLimit);
+export const tasksQuery = z
+  .object({ ...pageFields, include_rewound: z.enum(["true", "false"]).default("false") })
+  .refine(...beforeNeedsLimit);
+export const eventsQuery = z.object({ ...pageFields, view: z.enum(["all", "effective"]).default("all") }).refine(...beforeNeedsLimit);
+
+/** The operator's app-wide state: `{"app:key": value | null}`; null deletes. */
+export const appStateInput = z
+  .record(z.string().min(5).max(500), z.json())
+  .refine((state) => Object.keys(state).length > 0, { message: "Give at least one app: key" })
+  .refine((state) => Object.keys(state).every((k) => k.startsWith("app:")), { message: "Every key must start with app:" });

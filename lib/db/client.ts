@@ -1,42 +1,51 @@
-import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { databasePath } from "@/lib/config";
-import * as schema from "./schema";
+/** The process's store connection: SQLite by default, PostgreSQL when DATABASE_URL is set. */
+import { config } from "@/lib/config";
+import type { Database } from "./database";
+import { openPostgres } from "./postgres";
+import { prepareDatabase } from "./prepare";
+import { openSqlite } from "./sqlite";
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+// On globalThis so route handlers, server actions and dev reloads share one connection (pool).
+const holder = globalThis as typeof globalThis & { __retraceDb?: { key: string; db: Promise<Database> } };
 
-/** Opens a database with WAL and foreign keys on, and applies the drizzle-kit migrations. */
-export function openDb(file = databasePath()): Db {
-  if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 10000");
-  sqlite.function("uuid", { deterministic: false }, () => randomUUID());
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: path.join(process.cwd(), "drizzle") });
+async function open(): Promise<Database> {
+  const database = config().database;
+  const db = database.kind === "sqlite" ? openSqlite(database.path) : await openPostgres(database.url, database.poolSize);
+  await prepareDatabase(db);
   return db;
 }
 
-// On globalThis so route handlers, server actions and dev reloads share one connection.
-const holder = globalThis as typeof globalThis & { __retraceDb?: { file: string; db: Db } };
-
-export function getDb(): Db {
-  const file = databasePath();
-  if (holder.__retraceDb?.file !== file) {
-    holder.__retraceDb?.db.$client.close();
-    holder.__retraceDb = { file, db: openDb(file) };
+export function getDb(): Promise<Database> {
+  const database = config().database;
+  const key = database.kind === "sqlite" ? `sqlite:${database.path}` : `postgres:${database.url}`;
+  if (holder.__retraceDb?.key !== key) {
+    void holder.__retraceDb?.db.then((previous) => previous.close()).catch(() => undefined);
+    const db = open();
+    // A failed open is retried by the next call rather than cached.
+    db.catch(() => {
+      if (holder.__retraceDb?.db === db) holder.__retraceDb = undefined;
+    });
+    holder.__retraceDb = { key, db };
   }
   return holder.__retraceDb.db;
 }
 
-/** Tests: replace the shared connection (e.g. with a fresh in-memory database). */
-export function setDb(db: Db): void {
-  holder.__retraceDb?.db.$client.close();
-  holder.__retraceDb = { file: databasePath(), db };
+/** Tests: use this database (e.g. a fresh in-memory one) from now on. */
+export function setDb(db: Database): void {
+  const database = config().database;
+  void holder.__retraceDb?.db
+    .then((previous) => {
+      if (previous !== db) return previous.close();
+    })
+    .catch(() => undefined);
+  holder.__retraceDb = {
+    key: database.kind === "sqlite" ? `sqlite:${database.path}` : `postgres:${database.url}`,
+    db: Promise.resolve(db),
+  };
+}
+
+export async function closeDb(): Promise<void> {
+  const current = holder.__retraceDb;
+  holder.__retraceDb = undefined;
+  await current?.db.then((db) => db.close()).catch(() => undefined);
 }

@@ -17,6 +17,8 @@ export interface SessionRecord extends SessionSummary {
   state: State;
   forked_from_name: string | null;
   forks: { id: string; name: string; forked_before_invocation_id: string | null }[];
+  /** The task of the turn running in the chat now (on any app instance), for a page that opens mid-turn. */
+  running_task_id: string | null;
 }
 
 export interface ArtifactInfo {
@@ -26,4 +28,13 @@ export interface ArtifactInfo {
   size: number;
   /** Set when a rewind brought this content back: the version it first had. */
   restored_from: number | null;
+}
+
+/** One head of a chat (docs/semantics.md, "Versions"), newest first in `GET …/versions`. */
+export interface VersionInfo {
+  /** Restore this head by rewinding before this marker; null for the current head. */
+  marker_invocation_id: string | null;
+  timestamp: string;
+  turns: number;
+  last_user_text: string | null;
 }

@@ -1,27 +1,27 @@
 import { randomUUID } from "node:crypto";
-import { deepEqual, scopeOf } from "./state";
+import { deepEqual, emptyState, hasKey, scopeOf } from "./state";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "./types";
 
 export function newInvocationId(): string {
   return `e-${randomUUID()}`;
 }
 
-/** The delta that turns the current session state back into the state at the boundary (SPEC §2.1 step 3). */
+/** The delta that turns the current session state back into the state at the boundary (rewind, step 3). */
 export function rewindStateDelta(current: State, atBoundary: State): StateDelta {
-  const delta: StateDelta = {};
+  const delta = emptyState();
   for (const [key, value] of Object.entries(atBoundary)) {
-    if (scopeOf(key) === "session" && !deepEqual(current[key], value)) delta[key] = value;
+    if (scopeOf(key) === "session" && !deepEqual(hasKey(current, key) ? current[key] : undefined, value)) delta[key] = value;
   }
   for (const key of Object.keys(current)) {
-    if (scopeOf(key) === "session" && !(key in atBoundary)) delta[key] = null;
+    if (scopeOf(key) === "session" && !hasKey(atBoundary, key)) delta[key] = null;
   }
   return delta;
 }
 
-/** The version each file had as last recorded by `artifact_delta`s, in order. */
-export function recordedVersions(deltas: Iterable<ArtifactDelta>): Record<string, number> {
-  const versions: Record<string, number> = {};
-  for (const delta of deltas) Object.assign(versions, delta);
+/** The version each file had as last recorded by `artifact_delta`s, in order. File names are data, so a Map. */
+export function recordedVersions(deltas: Iterable<ArtifactDelta>): Map<string, number> {
+  const versions = new Map<string, number>();
+  for (const delta of deltas) for (const [filename, version] of Object.entries(delta)) versions.set(filename, version);
   return versions;
 }
 
@@ -31,12 +31,12 @@ export interface ArtifactRestore {
   restore: number | null;
 }
 
-/** Session-scoped files whose recorded version moved after the boundary (SPEC §2.1 step 4). */
-export function rewindArtifactPlan(current: Record<string, number>, atBoundary: Record<string, number>): ArtifactRestore[] {
-  return Object.keys(current)
-    .filter((filename) => !filename.startsWith("user:") && current[filename] !== atBoundary[filename])
+/** Session-scoped files whose recorded version moved after the boundary (rewind, step 4). */
+export function rewindArtifactPlan(current: Map<string, number>, atBoundary: Map<string, number>): ArtifactRestore[] {
+  return [...current.keys()]
+    .filter((filename) => !filename.startsWith("user:") && current.get(filename) !== atBoundary.get(filename))
     .sort()
-    .map((filename) => ({ filename, restore: atBoundary[filename] ?? null }));
+    .map((filename) => ({ filename, restore: atBoundary.get(filename) ?? null }));
 }
 
 /** Why a rewind happened, kept on its marker (`custom_metadata.retrace_reason`) so the UI can say it. */

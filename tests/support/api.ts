@@ -1,22 +1,44 @@
 import * as unknown from "@/app/api/[[...path]]/route";
 import * as agentCard from "@/app/api/a2a/[agent]/.well-known/agent-card.json/route";
 import * as a2a from "@/app/api/a2a/[agent]/route";
+import * as appState from "@/app/api/agents/[agent]/state/route";
 import * as agents from "@/app/api/agents/route";
 import * as guest from "@/app/api/auth/guest/route";
+import * as health from "@/app/api/health/route";
 import * as artifactFile from "@/app/api/sessions/[id]/artifacts/[filename]/route";
 import * as artifacts from "@/app/api/sessions/[id]/artifacts/route";
 import * as events from "@/app/api/sessions/[id]/events/route";
 import * as fork from "@/app/api/sessions/[id]/fork/route";
 import * as rewind from "@/app/api/sessions/[id]/rewind/route";
 import * as session from "@/app/api/sessions/[id]/route";
+import * as switchTo from "@/app/api/sessions/[id]/switch/route";
 import * as tasks from "@/app/api/sessions/[id]/tasks/route";
+import * as versions from "@/app/api/sessions/[id]/versions/route";
 import * as sessions from "@/app/api/sessions/route";
-import { getDb } from "@/lib/db/client";
+import { tableRows } from "./db";
 
 type Route = (request: Request, context: { params: Promise<never> }) => Promise<Response>;
 
 /** Every route handler of the HTTP API, by the path it serves. */
-export const routes = { a2a, agentCard, guest, agents, artifactFile, artifacts, events, fork, rewind, session, tasks, sessions, unknown };
+export const routes = {
+  a2a,
+  agentCard,
+  guest,
+  agents,
+  appState,
+  artifactFile,
+  artifacts,
+  events,
+  fork,
+  health,
+  rewind,
+  session,
+  switchTo,
+  tasks,
+  versions,
+  sessions,
+  unknown,
+};
 
 export interface Call {
   method?: string;
@@ -63,15 +85,7 @@ export async function newGuest() {
 }
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */
-export function snapshot() {
-  const db = getDb().$client;
-  const tables = db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
-    )
-    .all() as { name: string }[];
-  return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
-}
+export const snapshot = tableRows;
 
 /** A guest with a chat of three demo-agent turns (state and a file), made through the A2A endpoint. */
 export async function guestWithChat() {

@@ -4,6 +4,7 @@
  * after its transaction commits, then "done". Used by the concurrency and crash tests.
  * Usage: node --import tsx tests/support/mutator.ts <userId> <sessionId> <operations|forever>
  */
+import { closeDb } from "@/lib/db/client";
 import { appendEvents, deleteSession, forkSession, listEvents, rewindSession, saveArtifact, saveTask } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
@@ -12,7 +13,7 @@ const [userId, sessionId, count] = process.argv.slice(2);
 const limit = count === "forever" ? Infinity : Number(count);
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
 
-function turn(i: number) {
+async function turn(i: number) {
   const invocationId = newInvocationId();
   const event = (author: string, text: string, state = {}, artifacts = {}): AdkEvent => ({
     id: crypto.randomUUID(),
@@ -24,14 +25,18 @@ function turn(i: number) {
   });
   const file =
     Math.random() < 0.3
-      ? saveArtifact(userId, sessionId, { filename: `f${i % 3}.txt`, mimeType: "text/plain", data: Buffer.from(`${process.pid}:${i}`) })
+      ? await saveArtifact(userId, sessionId, {
+          filename: `f${i % 3}.txt`,
+          mimeType: "text/plain",
+          data: Buffer.from(`${process.pid}:${i}`),
+        })
       : null;
   const events = [
     event("user", `q${i}`),
     event("worker", `a${i}`, { [`k${i % 5}`]: i, [`p${process.pid}`]: i }, file ? { [file.filename]: file.version } : {}),
   ];
-  appendEvents(userId, sessionId, events);
-  saveTask(userId, sessionId, {
+  await appendEvents(userId, sessionId, events);
+  await saveTask(userId, sessionId, {
     kind: "task",
     id: crypto.randomUUID(),
     contextId: sessionId,
@@ -43,10 +48,12 @@ function turn(i: number) {
 
 for (let i = 0; i < limit; i++) {
   const roll = Math.random();
-  const events = listEvents(userId, sessionId);
-  if (roll < 0.55 || events.length === 0) turn(i);
-  else if (roll < 0.85) rewindSession(userId, sessionId, pick(events).invocation_id);
-  else if (roll < 0.95) deleteSession(userId, forkSession(userId, sessionId, { invocationId: pick(events).invocation_id }).id);
-  else forkSession(userId, sessionId);
+  const events = (await listEvents(userId, sessionId)).items;
+  if (roll < 0.55 || events.length === 0) await turn(i);
+  else if (roll < 0.85) await rewindSession(userId, sessionId, pick(events).invocation_id);
+  else if (roll < 0.95)
+    await deleteSession(userId, (await forkSession(userId, sessionId, { invocationId: pick(events).invocation_id })).id);
+  else await forkSession(userId, sessionId);
 }
 console.log("done");
+await closeDb();

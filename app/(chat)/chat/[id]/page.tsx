@@ -1,18 +1,28 @@
+import type { Metadata } from "next";
 import Link from "next/link";
+import { cache } from "react";
 import { Chat } from "@/components/chat/chat";
 import { listAgents } from "@/lib/agent/registry";
 import { currentUserId } from "@/lib/auth";
 import { getSession, listTasks } from "@/lib/db/queries";
 import { NotFoundError } from "@/lib/errors";
 
-function load(userId: string | null, id: string) {
+/** The chat and its tasks, or null when it does not exist or is not the caller's; once per request (metadata and page). */
+const load = cache(async (id: string) => {
+  const userId = await currentUserId();
   if (!userId) return null;
   try {
-    return { session: getSession(userId, id), tasks: listTasks(userId, id) };
+    const [session, tasks] = await Promise.all([getSession(userId, id), listTasks(userId, id)]);
+    return { session, tasks: tasks.items };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
   }
+});
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const loaded = await load((await params).id);
+  return { title: loaded ? loaded.session.name : "Chat not found" };
 }
 
 export default async function ChatPage({
@@ -24,7 +34,7 @@ export default async function ChatPage({
 }) {
   const { id } = await params;
   const { draft } = await searchParams;
-  const loaded = load(await currentUserId(), id);
+  const loaded = await load(id);
   if (!loaded) {
     return (
       <main className="flex flex-1 flex-col items-center justify-center gap-3 text-center">

@@ -50,7 +50,7 @@ export async function POST(request: Request, route: { params: Promise<{ agent: s
     const agent = getAgent((await route.params).agent);
     const body = await readBody(request);
     const url = new URL(request.url);
-    const transport = new JsonRpcTransportHandler(new RetraceRequestHandler(agent, userId, `${url.origin}${url.pathname}`, request.signal));
+    const transport = new JsonRpcTransportHandler(new RetraceRequestHandler(agent, userId, `${url.origin}${url.pathname}`));
     const result = await transport.handle(body);
     if (Symbol.asyncIterator in Object(result)) return sse(result as AsyncGenerator<unknown>, requestId(body));
     return Response.json(result);

@@ -4,7 +4,7 @@ import { listArtifacts, saveArtifact } from "@/lib/db/queries";
 
 type Params = { id: string };
 
-export const GET = handler<Params>(({ userId, params }) => ({ data: listArtifacts(userId, params.id) }));
+export const GET = handler<Params>(async ({ userId, params }) => ({ data: await listArtifacts(userId, params.id) }));
 
 export const POST = handler<Params>(async ({ request, userId, params }) => {
   const input = await readInput(request, saveArtifactInput);

@@ -1,18 +1,16 @@
-import { handler, parse, readJson } from "@/lib/api/handler";
+import { handler, listing, readJson, readQuery } from "@/lib/api/handler";
 import { assertJsonDepth } from "@/lib/api/json-depth";
-import { eventsView } from "@/lib/api/schemas";
-import { appendEvents, listEvents } from "@/lib/db/queries";
+import { eventsQuery, pageOf } from "@/lib/api/schemas";
+import { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "@/lib/db/queries";
 import { AppError, ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
 
 type Params = { id: string };
 
-/** One append is one transaction; capping its size keeps every other request's wait short (SPEC §4). */
-const MAX_EVENTS_PER_APPEND = 1000;
-
 export const GET = handler<Params>(async ({ request, userId, params }) => {
-  const view = parse(eventsView, new URL(request.url).searchParams.get("view") ?? undefined);
-  return { data: await listEvents(userId, params.id, view) };
+  const query = readQuery(request, eventsQuery);
+  const page = pageOf(query);
+  return listing(await listEvents(userId, params.id, query.view, page), page !== undefined);
 });
 
 /** One ADK event, an array of them, or kagent's `{id, data}`; snake_case or camelCase. */

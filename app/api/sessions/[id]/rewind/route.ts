@@ -4,5 +4,5 @@ import { rewindSession } from "@/lib/db/queries";
 
 export const POST = handler<{ id: string }>(async ({ request, userId, params }) => {
   const input = await readInput(request, rewindInput);
-  return { data: rewindSession(userId, params.id, input.rewind_before_invocation_id) };
+  return { data: await rewindSession(userId, params.id, input.rewind_before_invocation_id) };
 });

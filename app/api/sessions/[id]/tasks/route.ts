@@ -1,7 +1,9 @@
-import { handler } from "@/lib/api/handler";
+import { handler, listing, readQuery } from "@/lib/api/handler";
+import { pageOf, tasksQuery } from "@/lib/api/schemas";
 import { listTasks } from "@/lib/db/queries";
 
-export const GET = handler<{ id: string }>(({ request, userId, params }) => {
-  const includeRewound = new URL(request.url).searchParams.get("include_rewound") === "true";
-  return { data: listTasks(userId, params.id, { includeRewound }) };
+export const GET = handler<{ id: string }>(async ({ request, userId, params }) => {
+  const query = readQuery(request, tasksQuery);
+  const page = pageOf(query);
+  return listing(await listTasks(userId, params.id, { includeRewound: query.include_rewound === "true", ...page }), page !== undefined);
 });

@@ -1,3 +1,4 @@
+/** The embedded SQLite schema; lib/db/schema/postgres.ts is the same tables for PostgreSQL (docs/semantics.md). */
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -6,6 +7,10 @@ const createdAt = () => integer("created_at").notNull();
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   createdAt: createdAt(),
+  /** Bumped by every write to one of the user's chats: orders the chat list with no ties. */
+  activity: integer("activity").notNull().default(0),
+  /** Event and file bytes the user stores, for the per-user quota. */
+  storedBytes: integer("stored_bytes").notNull().default(0),
 });
 
 export const sessions = sqliteTable(
@@ -23,12 +28,28 @@ export const sessions = sqliteTable(
     state: text("state").notNull().default("{}"),
     initialState: text("initial_state").notNull().default("{}"),
     lastSeq: integer("last_seq").notNull().default(0),
+    /** Seq of the last event of the effective history (0 when it is empty): the parent of the next turn. */
+    tailSeq: integer("tail_seq").notNull().default(0),
     forkedFromSessionId: text("forked_from_session_id"),
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
+    /** The user's activity counter at this chat's last write. */
+    activity: integer("activity").notNull().default(0),
+    storedBytes: integer("stored_bytes").notNull().default(0),
+    /** The running turn's task, held by a lease that its app instance renews. */
+    turnTaskId: text("turn_task_id"),
+    turnOwner: text("turn_owner"),
+    turnLeaseUntil: integer("turn_lease_until"),
+    turnCancel: integer("turn_cancel", { mode: "boolean" }).notNull().default(false),
+    /** False for chats stored before invocations were recorded: filled in once at start-up. */
+    treeBuilt: integer("tree_built", { mode: "boolean" }).notNull().default(true),
   },
-  (t) => [index("sessions_user_updated").on(t.userId, t.updatedAt), index("sessions_forked_from").on(t.forkedFromSessionId)],
+  (t) => [
+    index("sessions_user_activity").on(t.userId, t.activity),
+    index("sessions_forked_from").on(t.forkedFromSessionId),
+    index("sessions_turn_lease").on(t.turnLeaseUntil).where(sql`turn_task_id IS NOT NULL`),
+  ],
 );
 
 export const events = sqliteTable(
@@ -39,6 +60,7 @@ export const events = sqliteTable(
       .references(() => sessions.id, { onDelete: "cascade" }),
     /** The session's total order, assigned by the store; never the timestamp. */
     seq: integer("seq").notNull(),
+    /** The event id; the column is the authority (a fork copies `data` unchanged under new ids). */
     id: text("id").notNull(),
     invocationId: text("invocation_id").notNull(),
     author: text("author").notNull(),
@@ -54,8 +76,31 @@ export const events = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.sessionId, t.seq] }),
     index("events_session_invocation").on(t.sessionId, t.invocationId, t.seq),
-    index("events_markers").on(t.sessionId, t.seq, t.markerParent).where(sql`marker_parent IS NOT NULL`),
+    // Covering, so a session's markers are read from this small index alone.
+    index("events_markers").on(t.sessionId, t.seq, t.markerParent, t.invocationId).where(sql`marker_parent IS NOT NULL`),
     index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
+  ],
+);
+
+/** One row per invocation (turn or rewind marker): where it starts and where it sits in the chat's tree. */
+export const invocations = sqliteTable(
+  "invocations",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    invocationId: text("invocation_id").notNull(),
+    firstSeq: integer("first_seq").notNull(),
+    /** The chat's last visible invocation when this one began: a turn's parent, or the leaf of the head a marker ended. */
+    afterInvocationId: text("after_invocation_id"),
+    /** Turns on the path to this invocation (a marker: turns in the head it ended). */
+    depth: integer("depth").notNull(),
+    isMarker: integer("is_marker", { mode: "boolean" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.invocationId] }),
+    index("invocations_session_first_seq").on(t.sessionId, t.firstSeq),
+    index("invocations_session_after").on(t.sessionId, t.afterInvocationId),
   ],
 );
 
@@ -122,14 +167,18 @@ export const tasks = sqliteTable(
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
     invocationId: text("invocation_id").notNull(),
+    /** The A2A messageId that started the task: a retried send finds its task instead of running twice. */
+    messageId: text("message_id"),
     /** Seq of the invocation's first event: places the task in the session's order. */
     position: integer("position").notNull(),
+    /** `{status, metadata, artifacts?}`; the history is read from the invocation's events. */
     data: text("data").notNull(),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("tasks_session_invocation").on(t.sessionId, t.invocationId),
+    uniqueIndex("tasks_session_message").on(t.sessionId, t.messageId),
     index("tasks_session_position").on(t.sessionId, t.position),
   ],
 );

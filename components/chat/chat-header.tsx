@@ -1,0 +1,89 @@
+"use client";
+
+import { GitFork } from "lucide-react";
+import Link from "next/link";
+import { Switch } from "radix-ui";
+import type { SessionRecord } from "@/lib/db/types";
+import { StatePanelSheet } from "./state-panel";
+
+function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <div className="flex items-center gap-2 text-xs text-zinc-500">
+      <Switch.Root
+        checked={checked}
+        onCheckedChange={onChange}
+        aria-label="Show rewound turns"
+        className="relative h-4 w-7 shrink-0 rounded-full touch:before:absolute touch:before:-inset-3.5 touch:before:content-[''] bg-zinc-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-500 data-[state=checked]:bg-zinc-900 dark:bg-zinc-700 dark:data-[state=checked]:bg-zinc-100"
+      >
+        <Switch.Thumb className="block size-3 translate-x-0.5 rounded-full bg-white transition-transform data-[state=checked]:translate-x-3.5 dark:bg-zinc-900" />
+      </Switch.Root>
+      <span className="hidden sm:inline" aria-hidden>
+        Show rewound turns
+      </span>
+    </div>
+  );
+}
+
+/** The chat's name, its agent (a choice before the first message), the rewound-turns switch and the state sheet. */
+export function ChatHeader({
+  session,
+  sessionId,
+  agents,
+  agent,
+  onAgentChange,
+  showRewound,
+  onShowRewoundChange,
+}: {
+  session: SessionRecord | undefined;
+  sessionId: string | null;
+  agents: { name: string; description: string }[];
+  agent: string;
+  onAgentChange: (agent: string) => void;
+  showRewound: boolean;
+  onShowRewoundChange: (show: boolean) => void;
+}) {
+  return (
+    <header className="flex items-center gap-3 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
+      <h1 className="min-w-0 flex-1 truncate text-sm font-semibold" title={session?.name}>
+        {session?.name ?? "New chat"}
+      </h1>
+      {session ? (
+        <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+          {session.agent}
+        </span>
+      ) : (
+        <select
+          aria-label="Agent"
+          value={agent}
+          onChange={(e) => onAgentChange(e.target.value)}
+          className="rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-950"
+        >
+          {agents.map((a) => (
+            <option key={a.name} value={a.name}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      )}
+      {sessionId && <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />}
+      <StatePanelSheet sessionId={sessionId} />
+    </header>
+  );
+}
+
+/** "Forked from <source>", linking back to it (SPEC §3). */
+export function ForkBanner({ session }: { session: SessionRecord | undefined }) {
+  if (!session?.forked_from_session_id) return null;
+  return (
+    <div className="border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <GitFork className="mr-1.5 inline size-3.5" aria-hidden />
+      {session.forked_from_name ? (
+        <Link className="underline underline-offset-2" href={`/chat/${session.forked_from_session_id}`}>
+          Forked from {session.forked_from_name}
+        </Link>
+      ) : (
+        <span>Forked from a deleted chat</span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { MoreHorizontal } from "lucide-react";
+import { cn } from "../ui/cn";
+import { CopyButton } from "../ui/copy-button";
+
+/** A message action's target: compact for a mouse, at least 44 px on touch screens. */
+const actionClass = cn(
+  "inline-flex size-7 items-center justify-center rounded-md text-zinc-500 touch:size-11",
+  "hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100",
+  "focus-visible:outline-2 focus-visible:outline-blue-500 disabled:opacity-30",
+);
+
+/**
+ * The row under a message (Copy, its menu, later its version pager). With a mouse it shows on hover or
+ * focus; touch screens cannot hover, so there it is always shown.
+ */
+export function ActionsRow({ align = "start", children }: { align?: "start" | "end"; children: React.ReactNode }) {
+  return (
+    <div
+      className={cn(
+        "flex items-center gap-0.5 opacity-0 transition-opacity touch:opacity-100",
+        "group-hover:opacity-100 group-focus-within:opacity-100 has-data-[state=open]:opacity-100",
+        // Pulls the first icon in line with the message's edge (the targets are wider than the icons).
+        align === "end" ? "-mr-1.5 justify-end touch:-mr-3" : "-ml-1.5 touch:-ml-3",
+      )}
+    >
+      {children}
+    </div>
+  );
+}
+
+export function CopyAction({ text }: { text: () => string }) {
+  return <CopyButton text={text} className={actionClass} />;
+}
+
+/** The "Message actions" menu trigger (Radix passes its props and ref through). */
+export function ActionsButton(props: React.ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button type="button" aria-label="Message actions" className={actionClass} {...props}>
+      <MoreHorizontal className="size-4" aria-hidden />
+    </button>
+  );
+}

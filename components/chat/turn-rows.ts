@@ -1,0 +1,67 @@
+import type { Task } from "@a2a-js/sdk";
+import type { RewindReason } from "@/lib/session/rewind";
+
+/** What `?include_rewound=true` says about a hidden turn: the marker that hid it, when and why. */
+export interface Rewound {
+  markerInvocationId: string;
+  at: string | null;
+  reason: RewindReason;
+}
+
+export interface TurnRow {
+  task: Task;
+  rewound: Rewound | null;
+  /** The first of a run of turns hidden by one marker: the divider that explains them goes above it. */
+  divider: boolean;
+}
+
+const REASONS: Record<RewindReason, string> = {
+  rewind: "Rewound",
+  undo: "Hidden by Undo",
+  edit: "Replaced by an edit",
+  regenerate: "Replaced by Regenerate",
+  switch: "Hidden when switching versions",
+  restore: "Hidden by Restore",
+};
+
+function rewoundOf(task: Task): Rewound | null {
+  const meta = task.metadata;
+  if (meta?.rewound !== true || typeof meta.rewound_by !== "string") return null;
+  const reason = meta.rewound_reason as RewindReason;
+  return {
+    markerInvocationId: meta.rewound_by,
+    at: typeof meta.rewound_at === "string" ? meta.rewound_at : null,
+    reason: reason in REASONS ? reason : "rewind",
+  };
+}
+
+/** The rows of a conversation: each turn, whether a rewind hid it, and where a divider starts a hidden run. */
+export function turnRows(tasks: Task[]): TurnRow[] {
+  const rewound = tasks.map(rewoundOf);
+  return tasks.map((task, i) => ({
+    task,
+    rewound: rewound[i],
+    divider: rewound[i] !== null && rewound[i]?.markerInvocationId !== rewound[i - 1]?.markerInvocationId,
+  }));
+}
+
+const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["day", 86_400],
+  ["hour", 3_600],
+  ["minute", 60],
+];
+
+/** "5 minutes ago", "yesterday"; "just now" under a minute. */
+export function timeAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return relative.format(-Math.floor(seconds / size), unit);
+  }
+  return "just now";
+}
+
+/** The divider's words: why these turns are hidden and when, e.g. "Replaced by an edit 5 minutes ago". */
+export function describeRewind(rewound: Rewound, now = Date.now()): string {
+  return rewound.at ? `${REASONS[rewound.reason]} ${timeAgo(rewound.at, now)}` : REASONS[rewound.reason];
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import type { Message, Task, TaskStatusUpdateEvent } from "@a2a-js/sdk";
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { cancelTask, streamMessage } from "@/lib/a2a/client";
+import { messageText } from "@/lib/a2a/convert";
+import { queryKeys } from "@/lib/query-keys";
+import { notifyError } from "../ui/notify";
+import { readableError } from "../ui/readable-error";
+
+/** The turn being streamed: the task once the server names it, and the text streamed since its last message. */
+export interface LiveTurn {
+  /** Changes with every send, so the list can follow each new turn. */
+  key: number;
+  task: Task | null;
+  userText: string;
+  partial: string;
+  /** Stop was pressed: the turn shows as stopped at once, while its cancel goes through. */
+  stopped: boolean;
+}
+
+/** Edit & resend and Regenerate rewind before an invocation and send in one request (SPEC §2.4). */
+export interface RewindFirst {
+  invocationId: string;
+  reason: "edit" | "regenerate";
+}
+
+/** A message that never reached the agent, kept on screen with a Retry. */
+export interface FailedSend {
+  text: string;
+  rewindFirst?: RewindFirst;
+  error: string;
+}
+
+interface Running {
+  controller: AbortController;
+  taskId?: string;
+  stopped: boolean;
+}
+
+function applyUpdate(turn: LiveTurn, event: TaskStatusUpdateEvent): LiveTurn {
+  if (!turn.task) return turn;
+  if (event.final) return { ...turn, task: { ...turn.task, status: event.status }, partial: "" };
+  const update: Message | undefined = event.status.message;
+  if (!update) return turn;
+  if (update.metadata?.adk_partial) return { ...turn, partial: turn.partial + messageText(update) };
+  const history = [...(turn.task.history ?? []), update];
+  return { ...turn, task: { ...turn.task, history }, partial: update.parts.some((p) => p.kind === "text") ? "" : turn.partial };
+}
+
+/**
+ * Sends a message over A2A and follows its turn; Stop cancels it. `onCreated` hears a new chat's id from the
+ * first frame; `onEnd` runs when the turn is over (done, stopped or failed) with the session it ran in.
+ */
+export function useLiveTurn(opts: {
+  agent: string;
+  sessionId: string | null;
+  onCreated: (id: string) => void;
+  onEnd: (id: string | null) => Promise<void>;
+  /** A send that failed before reaching the server gives its text back to the composer. */
+  restoreDraft: (text: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState<LiveTurn | null>(null);
+  const [failed, setFailed] = useState<FailedSend | null>(null);
+  const running = useRef<Running | null>(null);
+
+  async function cancel(taskId: string) {
+    try {
+      await cancelTask(opts.agent, taskId);
+    } catch (error) {
+      notifyError(error);
+    }
+  }
+
+  async function send(text: string, rewindFirst?: RewindFirst) {
+    const turn: Running = { controller: new AbortController(), stopped: false };
+    running.current = turn;
+    setFailed(null);
+    setLive({ key: Date.now(), task: null, userText: text, partial: "", stopped: false });
+    let id = opts.sessionId;
+    try {
+      for await (const event of streamMessage({
+        agent: opts.agent,
+        text,
+        contextId: id ?? undefined,
+        rewindBeforeInvocationId: rewindFirst?.invocationId,
+        rewindReason: rewindFirst?.reason,
+        signal: turn.controller.signal,
+      })) {
+        if (event.kind === "task") {
+          if (!id) {
+            id = event.contextId;
+            opts.onCreated(id);
+          }
+          const first = !turn.taskId;
+          turn.taskId = event.id;
+          // Stop came before the server named the task: cancel it now. Only CancelTask stops a turn, never hanging up.
+          if (first && turn.stopped) {
+            await cancel(event.id);
+            turn.controller.abort();
+            break;
+          }
+          setLive((s) => s && { ...s, task: event, partial: "" });
+          continue;
+        }
+        setLive((s) => s && applyUpdate(s, event));
+        if (event.final && event.status.state === "failed") {
+          notifyError(event.status.message ? messageText(event.status.message) : "The agent failed");
+        }
+        if (!event.status.message?.metadata?.adk_partial && id) {
+          void queryClient.invalidateQueries({ queryKey: queryKeys.session(id) });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.artifacts(id) });
+        }
+      }
+    } catch (error) {
+      if (!turn.controller.signal.aborted) {
+        notifyError(error);
+        // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
+        if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, error: readableError(error) });
+        if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
+      }
+    } finally {
+      running.current = null;
+      await opts.onEnd(id);
+      setLive(null);
+    }
+  }
+
+  /** Ends the running turn: shown as stopped at once; cancelled now, or as soon as the server names its task. */
+  function stop() {
+    const turn = running.current;
+    if (!turn || turn.stopped) return;
+    turn.stopped = true;
+    setLive((s) => s && { ...s, stopped: true });
+    if (turn.taskId) void cancel(turn.taskId);
+  }
+
+  return { live, failed, send, stop, dismissFailed: () => setFailed(null) };
+}

@@ -1,0 +1,123 @@
+"use client";
+
+import type { Message } from "@a2a-js/sdk";
+import { GitFork, Pencil, Undo2 } from "lucide-react";
+import { useState } from "react";
+import { messageText } from "@/lib/a2a/convert";
+import { invocationIdOf } from "@/lib/a2a/metadata";
+import { Button } from "../ui/button";
+import { focusOnMount } from "../ui/focus-on-mount";
+import { Menu, MenuItem } from "../ui/menu";
+import { ActionsButton, ActionsRow, CopyAction } from "./message-actions";
+import type { TurnActions } from "./use-turn-actions";
+
+/** Edit & resend's box: the composer's keys (Enter sends, Shift+Enter is a new line) and Escape cancels. */
+function MessageEditor({
+  text,
+  disabled,
+  onSend,
+  onCancel,
+}: {
+  text: string;
+  disabled: boolean;
+  onSend: (text: string) => void;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState(text);
+  const submit = () => {
+    if (draft.trim() && !disabled) onSend(draft.trim());
+  };
+  return (
+    <form
+      data-testid="user-message-editor"
+      className="ml-auto w-full max-w-[85%] space-y-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <textarea
+        aria-label="Edit message"
+        ref={focusOnMount}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") {
+            e.preventDefault();
+            onCancel();
+          } else if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            submit();
+          }
+        }}
+        rows={3}
+        className="w-full resize-y rounded-xl border border-zinc-300 bg-white p-3 text-[15px] outline-none focus:border-zinc-500 dark:border-zinc-700 dark:bg-zinc-900"
+      />
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button variant="primary" type="submit" aria-label="Send edit" disabled={disabled || !draft.trim()}>
+          Send
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The user's message: its bubble, Copy, and (when it has an invocation) Rewind, Fork and Edit & resend. */
+export function UserMessage({ message, disabled, actions }: { message: Message; disabled: boolean; actions?: TurnActions }) {
+  const text = messageText(message);
+  const invocationId = invocationIdOf(message);
+  const [editing, setEditing] = useState(false);
+
+  if (editing && invocationId && actions) {
+    return (
+      <MessageEditor
+        text={text}
+        disabled={disabled}
+        onCancel={() => setEditing(false)}
+        onSend={(edited) => {
+          setEditing(false);
+          actions.resend(invocationId, edited, "edit");
+        }}
+      />
+    );
+  }
+
+  return (
+    <div data-testid="user-message" className="group flex flex-col items-end gap-1">
+      <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
+        {text}
+      </div>
+      <ActionsRow align="end">
+        <CopyAction text={() => text} />
+        {invocationId && actions && (
+          <Menu trigger={<ActionsButton disabled={disabled} />}>
+            <MenuItem
+              icon={<Undo2 className="size-4" />}
+              description="Remove this and later turns; state and files go back"
+              onSelect={() => actions.rewind(invocationId, text)}
+            >
+              Rewind to here
+            </MenuItem>
+            <MenuItem
+              icon={<GitFork className="size-4" />}
+              description="A new chat from just before this message; this one stays as it is"
+              onSelect={() => actions.fork(invocationId, text)}
+            >
+              Fork chat from here
+            </MenuItem>
+            <MenuItem
+              icon={<Pencil className="size-4" />}
+              description="Change this message and send it again; later turns are rewound"
+              onSelect={() => setEditing(true)}
+            >
+              Edit & resend
+            </MenuItem>
+          </Menu>
+        )}
+      </ActionsRow>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The one interface the store runs SQL through, on either dialect. Statements are drizzle `sql`
+ * templates written in the SQL both SQLite and PostgreSQL accept; what truly differs lives in
+ * `Dialect` below (and the two implementations in sqlite.ts and postgres.ts).
+ */
+import { type SQL, sql } from "drizzle-orm";
+import type { TurnBus } from "./bus";
+
+type DialectName = "sqlite" | "postgres";
+
+/** Runs statements; inside a transaction when handed to a `write` or `read` callback. */
+export interface Executor {
+  readonly dialect: Dialect;
+  all<T>(query: SQL): Promise<T[]>;
+  one<T>(query: SQL): Promise<T | undefined>;
+  /** Runs a statement; resolves with the number of rows it changed. */
+  run(query: SQL): Promise<number>;
+}
+
+export interface Database extends Executor {
+  /**
+   * One write transaction: everything `fn` does commits together or not at all. SQLite takes the
+   * write lock up front (`BEGIN IMMEDIATE`); on PostgreSQL the store locks the session row it writes.
+   */
+  write<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Several reads from one consistent snapshot. */
+  read<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Messages about running turns between app instances (in-process on SQLite). */
+  readonly bus: TurnBus;
+  /** Applied migrations against the ones shipped, for the health route. */
+  migrations(): Promise<{ applied: number; shipped: number }>;
+  close(): Promise<void>;
+}
+
+/** The SQL fragments that differ between the dialects. */
+export interface Dialect {
+  readonly name: DialectName;
+  /** Appended to a SELECT that must lock the row it reads until the transaction ends. */
+  readonly forUpdate: SQL;
+  /** A new random UUID, as text, computed per row inside INSERT … SELECT. */
+  readonly newUuid: SQL;
+  /** Bytes of a text column. */
+  byteLength(column: SQL): SQL;
+}
+
+export const sqliteDialect: Dialect = {
+  name: "sqlite",
+  forUpdate: sql``,
+  newUuid: sql`uuid()`,
+  byteLength: (column) => sql`length(CAST(${column} AS BLOB))`,
+};
+
+export const postgresDialect: Dialect = {
+  name: "postgres",
+  forUpdate: sql`FOR UPDATE`,
+  newUuid: sql`gen_random_uuid()::text`,
+  byteLength: (column) => sql`octet_length(${column})`,
+};

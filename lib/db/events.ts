@@ -1,0 +1,145 @@
+/** The event log: appending (sequence numbers, state, the invocation tree) and reading raw or effective history. */
+import { sql } from "drizzle-orm";
+import { InvalidReferenceError } from "@/lib/errors";
+import { markerParent, rewindTarget } from "@/lib/session/effective-history";
+import { NEW_CHAT } from "@/lib/session/names";
+import { applyDelta, parseState, splitDelta } from "@/lib/session/state";
+import type { AdkEvent, ArtifactDelta, Segment } from "@/lib/session/types";
+import { type InvocationNode, placeInvocation, tailOf } from "@/lib/session/versions";
+import { artifactScope } from "./artifacts";
+import { getDb } from "./client";
+import type { Executor } from "./database";
+import { effectiveLayout, invocationAt, invocationNode, markerLinks } from "./layout";
+import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
+import type { SessionRow } from "./rows";
+import { refreshAutoName, refuseAppScope, requireSession } from "./sessions";
+import { applyScopedDelta, CHECKPOINT_EVERY } from "./state";
+import { claimSession } from "./turns";
+import { touchUser } from "./users";
+
+/** At most this many events per append request: one request never holds the write lock for long. */
+export const MAX_EVENTS_PER_APPEND = 1000;
+
+interface EventRow {
+  seq: number;
+  id: string;
+  data: string;
+}
+
+/** The stored JSON leaves the id to its column, which a fork rewrites without touching the JSON. */
+export function toEvent(row: Pick<EventRow, "id" | "data">): AdkEvent {
+  const { id: _stale, ...event } = JSON.parse(row.data) as AdkEvent;
+  return { id: row.id, ...event };
+}
+
+async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: ArtifactDelta) {
+  for (const [filename, version] of Object.entries(delta)) {
+    const exists = await tx.one(sql`
+      SELECT 1 AS ok FROM artifacts WHERE scope = ${artifactScope(row, filename)} AND filename = ${filename} AND version = ${version}`);
+    if (!exists) throw new InvalidReferenceError(`Artifact ${filename} has no version ${version}`);
+  }
+}
+
+/**
+ * Appends events in order inside the caller's transaction: sequence numbers, state deltas per scope
+ * (`temp:` dropped, `app:` refused), artifact references checked, rewind markers linked, each new
+ * invocation placed in the tree, and the session's state, tail, activity and byte count updated.
+ */
+export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEvent[]): Promise<AdkEvent[]> {
+  refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
+  const state = parseState(row.state);
+  const placed = new Map<string, InvocationNode>();
+  const node = async (invocationId: string) => placed.get(invocationId) ?? (await invocationNode(tx, row.id, invocationId));
+  let seq = row.last_seq;
+  let tail = row.tail_seq;
+  let tailNode: InvocationNode | null | undefined;
+  let bytes = 0;
+  const stored: AdkEvent[] = [];
+  for (const original of input) {
+    seq += 1;
+    const parts = splitDelta(original.actions?.state_delta);
+    const artifactDelta: ArtifactDelta = original.actions?.artifact_delta ?? {};
+    await requireArtifactVersions(tx, row, artifactDelta);
+    const event: AdkEvent = { ...original, actions: { ...original.actions, state_delta: { ...parts.session, ...parts.user } } };
+    applyDelta(state, parts.session);
+    await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
+    const target = rewindTarget(event);
+    if (!(await node(event.invocation_id))) {
+      tailNode ??= await invocationAt(tx, row.id, tail);
+      const placement = placeInvocation(event.invocation_id, seq, target !== null, tailNode);
+      placed.set(event.invocation_id, placement);
+      await tx.run(sql`
+        INSERT INTO invocations (session_id, invocation_id, first_seq, after_invocation_id, depth, is_marker)
+        VALUES (${row.id}, ${placement.invocationId}, ${seq}, ${placement.afterInvocationId}, ${placement.depth}, ${placement.isMarker})`);
+    }
+    const { id, ...body } = event;
+    const data = JSON.stringify(body);
+    bytes += Buffer.byteLength(data);
+    const parent = target ? markerParent(seq, (await node(target))?.firstSeq ?? null) : null;
+    const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
+    await tx.run(sql`
+      INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
+      VALUES (${row.id}, ${seq}, ${id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data}, ${sessionDelta},
+        ${Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null}, ${parent})`);
+    if (target) {
+      tail = tailOf(seq, await markerLinks(tx, row.id, seq));
+      tailNode = undefined;
+    } else {
+      tail = seq;
+      tailNode = await node(event.invocation_id);
+    }
+    if (seq % CHECKPOINT_EVERY === 0) {
+      await tx.run(sql`INSERT INTO state_checkpoints (session_id, seq, state) VALUES (${row.id}, ${seq}, ${JSON.stringify(state)})`);
+    }
+    stored.push(event);
+  }
+  const activity = await touchUser(tx, row.user_id, bytes);
+  await tx.run(sql`
+    UPDATE sessions SET state = ${JSON.stringify(state)}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
+      activity = ${activity}, stored_bytes = stored_bytes + ${bytes}
+    WHERE id = ${row.id}`);
+  if (!row.named_by_user && (row.name === NEW_CHAT || stored.some(rewindTarget))) await refreshAutoName(tx, row.id);
+  return stored;
+}
+
+/** Appends a batch in one transaction; `turn` is the running turn's task id when the turn itself writes. */
+export async function appendEvents(userId: string, sessionId: string, input: AdkEvent[], opts: { turn?: string } = {}) {
+  const db = await getDb();
+  return db.write(async (tx) => {
+    return appendEventsTx(tx, await claimSession(tx, userId, sessionId, opts.turn), input);
+  });
+}
+
+async function rangeEvents(tx: Executor, sessionId: string, [from, to]: Segment, limit?: number) {
+  return tx.all<EventRow>(sql`
+    SELECT seq, id, data FROM events WHERE session_id = ${sessionId} AND seq >= ${from} AND seq <= ${to}
+    ORDER BY seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit}`}`);
+}
+
+/**
+ * The raw log or the effective history (rewound events left out), all of it or one page: the last
+ * `limit` events before the cursor, found by walking the effective ranges from the end.
+ */
+export async function listEvents(
+  userId: string,
+  sessionId: string,
+  view: "all" | "effective" = "all",
+  page?: PageRequest,
+): Promise<Page<AdkEvent>> {
+  const db = await getDb();
+  return db.read(async (tx) => {
+    const row = await requireSession(tx, userId, sessionId);
+    const before = decodeCursor(page?.before);
+    const ranges: Segment[] = view === "all" ? [[1, row.last_seq]] : (await effectiveLayout(tx, row)).segments;
+    const wanted = page ? page.limit + 1 : undefined;
+    const newestFirst: EventRow[] = [];
+    for (const [from, to] of [...ranges].reverse()) {
+      if (from >= before) continue;
+      const remaining = wanted === undefined ? undefined : wanted - newestFirst.length;
+      newestFirst.push(...(await rangeEvents(tx, row.id, [from, Math.min(to, before - 1)], remaining)));
+      if (wanted !== undefined && newestFirst.length >= wanted) break;
+    }
+    const { items, nextBefore } = pageOf(newestFirst, page?.limit ?? newestFirst.length, (e) => e.seq);
+    return { items: items.map(toEvent), nextBefore };
+  });
+}

@@ -1,0 +1,88 @@
+/** PostgreSQL through a bounded `pg` pool: what lets any number of app instances share one store (SPEC §7). */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { PgDialect } from "drizzle-orm/pg-core";
+import pg from "pg";
+import { type Database, type Executor, postgresDialect } from "./database";
+import { postgresBus } from "./postgres-bus";
+
+const MIGRATIONS = path.join(process.cwd(), "drizzle", "postgres");
+/** Any fixed number: instances starting together take turns applying migrations. */
+const MIGRATION_LOCK = 4_247_761;
+const compiler = new PgDialect();
+
+// Counts, sums and millisecond timestamps are int8/numeric; every value we store fits a JS number.
+const types = {
+  getTypeParser(id: number, format?: "text" | "binary") {
+    if (id === pg.types.builtins.INT8 || id === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(id, format);
+  },
+};
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
+
+function executorOn(client: Queryable): Executor {
+  const query = async (statement: SQL) => {
+    const { sql: text, params } = compiler.sqlToQuery(statement);
+    return client.query({ text, values: params, types });
+  };
+  return {
+    dialect: postgresDialect,
+    all: async <T>(statement: SQL) => (await query(statement)).rows as T[],
+    one: async <T>(statement: SQL) => (await query(statement)).rows[0] as T | undefined,
+    run: async (statement) => (await query(statement)).rowCount ?? 0,
+  };
+}
+
+async function migrateOnce(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  await migrateOnce(url);
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
+  const transaction =
+    (begin: string) =>
+    async <T>(fn: (tx: Executor) => Promise<T>) => {
+      const client = await pool.connect();
+      try {
+        await client.query(begin);
+        const result = await fn(executorOn(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    };
+  const bus = await postgresBus(url, pool);
+  return {
+    ...executorOn(pool),
+    bus,
+    write: transaction("BEGIN"),
+    read: transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+    async migrations() {
+      const shipped = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8")).entries.length;
+      const { rows } = await pool.query<{ n: number }>({ text: "SELECT COUNT(*) AS n FROM drizzle.__drizzle_migrations", types });
+      return { applied: rows[0].n, shipped };
+    },
+    async close() {
+      await bus.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/** The PostgreSQL schema: the same tables and columns as lib/db/schema/sqlite.ts, in PostgreSQL's types. */
+import { sql } from "drizzle-orm";
+import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+const millis = (name: string) => bigint(name, { mode: "number" });
+const createdAt = () => millis("created_at").notNull();
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  createdAt: createdAt(),
+  activity: millis("activity").notNull().default(0),
+  storedBytes: millis("stored_bytes").notNull().default(0),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agent: text("agent").notNull(),
+    name: text("name").notNull(),
+    namedByUser: boolean("named_by_user").notNull().default(false),
+    state: text("state").notNull().default("{}"),
+    initialState: text("initial_state").notNull().default("{}"),
+    lastSeq: integer("last_seq").notNull().default(0),
+    tailSeq: integer("tail_seq").notNull().default(0),
+    forkedFromSessionId: text("forked_from_session_id"),
+    forkedBeforeInvocationId: text("forked_before_invocation_id"),
+    createdAt: createdAt(),
+    updatedAt: millis("updated_at").notNull(),
+    activity: millis("activity").notNull().default(0),
+    storedBytes: millis("stored_bytes").notNull().default(0),
+    turnTaskId: text("turn_task_id"),
+    turnOwner: text("turn_owner"),
+    turnLeaseUntil: millis("turn_lease_until"),
+    turnCancel: boolean("turn_cancel").notNull().default(false),
+    treeBuilt: boolean("tree_built").notNull().default(true),
+  },
+  (t) => [
+    index("sessions_user_activity").on(t.userId, t.activity),
+    index("sessions_forked_from").on(t.forkedFromSessionId),
+    index("sessions_turn_lease").on(t.turnLeaseUntil).where(sql`turn_task_id IS NOT NULL`),
+  ],
+);
+
+export const events = pgTable(
+  "events",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    id: text("id").notNull(),
+    invocationId: text("invocation_id").notNull(),
+    author: text("author").notNull(),
+    timestamp: doublePrecision("timestamp").notNull(),
+    data: text("data").notNull(),
+    stateDelta: text("state_delta"),
+    artifactDelta: text("artifact_delta"),
+    markerParent: integer("marker_parent"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.seq] }),
+    index("events_session_invocation").on(t.sessionId, t.invocationId, t.seq),
+    // Covering, so a session's markers are read from this small index alone.
+    index("events_markers").on(t.sessionId, t.seq, t.markerParent, t.invocationId).where(sql`marker_parent IS NOT NULL`),
+    index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
+  ],
+);
+
+export const invocations = pgTable(
+  "invocations",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    invocationId: text("invocation_id").notNull(),
+    firstSeq: integer("first_seq").notNull(),
+    afterInvocationId: text("after_invocation_id"),
+    depth: integer("depth").notNull(),
+    isMarker: boolean("is_marker").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.invocationId] }),
+    index("invocations_session_first_seq").on(t.sessionId, t.firstSeq),
+    index("invocations_session_after").on(t.sessionId, t.afterInvocationId),
+  ],
+);
+
+export const stateCheckpoints = pgTable(
+  "state_checkpoints",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    state: text("state").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.seq] })],
+);
+
+export const appState = pgTable(
+  "app_state",
+  { agent: text("agent").notNull(), key: text("key").notNull(), value: text("value").notNull() },
+  (t) => [primaryKey({ columns: [t.agent, t.key] })],
+);
+
+export const userState = pgTable(
+  "user_state",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agent: text("agent").notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.agent, t.key] })],
+);
+
+export const artifacts = pgTable(
+  "artifacts",
+  {
+    scope: text("scope").notNull(),
+    filename: text("filename").notNull(),
+    version: integer("version").notNull(),
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    data: bytea("data").notNull(),
+    tombstone: boolean("tombstone").notNull().default(false),
+    restoredFrom: integer("restored_from"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
+);
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    invocationId: text("invocation_id").notNull(),
+    messageId: text("message_id"),
+    position: integer("position").notNull(),
+    data: text("data").notNull(),
+    createdAt: createdAt(),
+    updatedAt: millis("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("tasks_session_invocation").on(t.sessionId, t.invocationId),
+    uniqueIndex("tasks_session_message").on(t.sessionId, t.messageId),
+    index("tasks_session_position").on(t.sessionId, t.position),
+  ],
+);

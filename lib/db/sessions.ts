@@ -1,0 +1,143 @@
+/** Sessions (chats): creation, the owner check every operation starts with, listing, naming, deletion. */
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { DEMO_AGENT } from "@/lib/agent/names";
+import { config } from "@/lib/config";
+import { ForbiddenScopeError, NotFoundError, QuotaExceededError, SessionBusyError, StaleTurnError } from "@/lib/errors";
+import { autoName, eventText, NEW_CHAT } from "@/lib/session/names";
+import { isAppKey, splitDelta } from "@/lib/session/state";
+import type { AdkEvent, State } from "@/lib/session/types";
+import { getDb } from "./client";
+import type { Executor } from "./database";
+import { effectiveLayout } from "./layout";
+import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
+import { parseJson, runningTaskId, type SessionRow, summary } from "./rows";
+import { applyScopedDelta, mergedState } from "./state";
+import { claimSession } from "./turns";
+import type { SessionRecord, SessionSummary } from "./types";
+import { ensureUser, touchUser } from "./users";
+
+/**
+ * The session, if `userId` owns it — checked before anything else, so another user's session is a
+ * 404 whatever state it is in. `lock` holds its row until the transaction ends (PostgreSQL).
+ */
+export async function requireSession(tx: Executor, userId: string, sessionId: string, lock = false): Promise<SessionRow> {
+  const row = await tx.one<SessionRow>(sql`
+    SELECT * FROM sessions WHERE id = ${sessionId} AND user_id = ${userId} ${lock ? tx.dialect.forUpdate : sql``}`);
+  if (!row) throw new NotFoundError("Session not found");
+  return row;
+}
+
+/**
+ * Writes from outside a running turn answer 409; a turn's own writes (`turn` = its task id) pass while
+ * it still holds the session, and are refused once another instance has taken it over.
+ */
+export function refuseWhileBusy(row: SessionRow, turn?: string) {
+  if (turn !== undefined) {
+    if (row.turn_task_id !== turn) throw new StaleTurnError();
+  } else if (runningTaskId(row)) {
+    throw new SessionBusyError();
+  }
+}
+
+/** Only the operator writes `app:` state: a user's request naming such a key is refused whole. */
+export function refuseAppScope(keys: string[]) {
+  const forbidden = keys.filter(isAppKey);
+  if (forbidden.length) throw new ForbiddenScopeError(forbidden);
+}
+
+export async function sessionRecord(tx: Executor, row: SessionRow): Promise<SessionRecord> {
+  const source = row.forked_from_session_id
+    ? await tx.one<{ name: string }>(sql`SELECT name FROM sessions WHERE id = ${row.forked_from_session_id} AND user_id = ${row.user_id}`)
+    : undefined;
+  const forks = await tx.all<{ id: string; name: string; forked_before_invocation_id: string | null }>(sql`
+    SELECT id, name, forked_before_invocation_id FROM sessions
+    WHERE forked_from_session_id = ${row.id} AND user_id = ${row.user_id} ORDER BY created_at, id`);
+  return {
+    ...summary(row),
+    // A plain object (spread keeps every own key, `__proto__` included): React refuses null prototypes.
+    state: { ...(await mergedState(tx, row)) },
+    forked_from_name: source?.name ?? null,
+    forks,
+    running_task_id: runningTaskId(row),
+  };
+}
+
+export async function createSession(userId: string, input: { agent?: string; name?: string; state?: State } = {}): Promise<SessionRecord> {
+  refuseAppScope(Object.keys(input.state ?? {}));
+  const db = await getDb();
+  return db.write(async (tx) => {
+    await ensureUser(tx, userId);
+    const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId}`);
+    const limit = config().limits.sessions;
+    if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);
+    const agent = input.agent ?? DEMO_AGENT;
+    const parts = splitDelta(input.state);
+    const state = JSON.stringify(parts.session);
+    const name = input.name?.trim();
+    const now = Date.now();
+    const activity = await touchUser(tx, userId);
+    const row = await tx.one<SessionRow>(sql`
+      INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, created_at, updated_at, activity)
+      VALUES (${randomUUID()}, ${userId}, ${agent}, ${name || NEW_CHAT}, ${Boolean(name)}, ${state}, ${state}, ${now}, ${now}, ${activity})
+      RETURNING *`);
+    await applyScopedDelta(tx, userId, agent, parts.user);
+    return sessionRecord(tx, row as SessionRow);
+  });
+}
+
+/** The user's chats, most recently active first (a total order), optionally one page at a time. */
+export async function listSessions(userId: string, page?: PageRequest): Promise<Page<SessionSummary>> {
+  const db = await getDb();
+  const before = decodeCursor(page?.before);
+  const rows = await db.all<SessionRow>(sql`
+    SELECT * FROM sessions WHERE user_id = ${userId} AND activity < ${before}
+    ORDER BY activity DESC ${page ? sql`LIMIT ${page.limit + 1}` : sql``}`);
+  // Sessions page newest first: the page's last item is its oldest.
+  const { items, nextBefore } = pageOf(rows, page?.limit ?? rows.length, (r) => r.activity);
+  return { items: items.reverse().map(summary), nextBefore };
+}
+
+export async function getSession(userId: string, sessionId: string): Promise<SessionRecord> {
+  const db = await getDb();
+  return db.read(async (tx) => sessionRecord(tx, await requireSession(tx, userId, sessionId)));
+}
+
+export async function renameSession(userId: string, sessionId: string, name: string): Promise<SessionRecord> {
+  const db = await getDb();
+  return db.write(async (tx) => {
+    await requireSession(tx, userId, sessionId, true);
+    const row = await tx.one<SessionRow>(sql`
+      UPDATE sessions SET name = ${name.trim()}, named_by_user = ${true} WHERE id = ${sessionId} RETURNING *`);
+    return sessionRecord(tx, row as SessionRow);
+  });
+}
+
+/** Deleting a chat while a turn runs in it is refused (409): the turn would lose its session mid-write. */
+export async function deleteSession(userId: string, sessionId: string): Promise<void> {
+  const db = await getDb();
+  await db.write(async (tx) => {
+    const row = await claimSession(tx, userId, sessionId);
+    await tx.run(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
+    await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${row.stored_bytes} WHERE id = ${userId}`);
+  });
+}
+
+/** An automatically named chat takes the name of its first visible user message ("New chat" when none is left). */
+export async function refreshAutoName(tx: Executor, sessionId: string) {
+  const row = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${sessionId}`);
+  if (!row || row.named_by_user) return;
+  let name = NEW_CHAT;
+  for (const [from, to] of (await effectiveLayout(tx, row)).segments) {
+    const first = await tx.one<{ data: string }>(sql`
+      SELECT data FROM events WHERE session_id = ${row.id} AND author = 'user' AND marker_parent IS NULL
+        AND seq >= ${from} AND seq <= ${to}
+      ORDER BY seq LIMIT 1`);
+    const text = first ? eventText(parseJson<AdkEvent>(first.data)) : "";
+    if (text) {
+      name = autoName(text);
+      break;
+    }
+  }
+  if (name !== row.name) await tx.run(sql`UPDATE sessions SET name = ${name} WHERE id = ${row.id}`);
+}

@@ -1,0 +1,105 @@
+/** The embedded default: one better-sqlite3 connection in WAL mode, shared by every request of the process. */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import BetterSqlite, { type Statement } from "better-sqlite3";
+import type { SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { localBus } from "./bus";
+import { type Database, type Executor, sqliteDialect } from "./database";
+
+const MIGRATIONS = path.join(process.cwd(), "drizzle", "sqlite");
+const compiler = new SQLiteSyncDialect();
+
+/**
+ * Statements run synchronously, but a transaction's callback awaits between them, so every use of
+ * the connection takes this lock: another request can never slip a statement into an open
+ * transaction. A transaction that tries to open another one fails at once instead of deadlocking.
+ */
+function serialiser() {
+  let tail: Promise<unknown> = Promise.resolve();
+  const holding = new AsyncLocalStorage<true>();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    if (holding.getStore()) return Promise.reject(new Error("A store call was nested inside a transaction"));
+    const result = tail.then(() => holding.run(true, fn));
+    tail = result.catch(() => undefined);
+    return result;
+  };
+}
+
+/** better-sqlite3 binds no booleans: SQLite stores them as 0/1. */
+const bindable = (params: unknown[]) => params.map((p) => (typeof p === "boolean" ? Number(p) : p));
+
+export function openSqlite(file: string): Database {
+  if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new BetterSqlite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 10000");
+  sqlite.function("uuid", { deterministic: false }, () => randomUUID());
+  migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS });
+
+  const statements = new Map<string, Statement>();
+  const prepare = (query: SQL) => {
+    const { sql: text, params } = compiler.sqlToQuery(query);
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = sqlite.prepare(text);
+      if (statements.size > 1000) statements.clear();
+      statements.set(text, statement);
+    }
+    return { statement, params: bindable(params) };
+  };
+  const executor: Executor = {
+    dialect: sqliteDialect,
+    async all<T>(query: SQL) {
+      const { statement, params } = prepare(query);
+      return statement.all(...params) as T[];
+    },
+    async one<T>(query: SQL) {
+      const { statement, params } = prepare(query);
+      return statement.get(...params) as T | undefined;
+    },
+    async run(query: SQL) {
+      const { statement, params } = prepare(query);
+      return statement.reader ? statement.all(...params).length : statement.run(...params).changes;
+    },
+  };
+  const serialise = serialiser();
+  const transaction =
+    (begin: string) =>
+    <T>(fn: (tx: Executor) => Promise<T>) =>
+      serialise(async () => {
+        sqlite.exec(begin);
+        try {
+          const result = await fn(executor);
+          sqlite.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+          throw error;
+        }
+      });
+
+  return {
+    dialect: sqliteDialect,
+    all: (query) => serialise(() => executor.all(query)),
+    one: (query) => serialise(() => executor.one(query)),
+    run: (query) => serialise(() => executor.run(query)),
+    write: transaction("BEGIN IMMEDIATE"),
+    bus: localBus(),
+    read: transaction("BEGIN"),
+    async migrations() {
+      const shipped = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8")).entries.length;
+      const applied = (sqlite.prepare("SELECT COUNT(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
+      return { applied, shipped };
+    },
+    async close() {
+      sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** State by scope: session keys in the session row (with checkpoints), `user:` and `app:` keys in their tables. */
+import { sql } from "drizzle-orm";
+import { parseState, replayState, stateOf } from "@/lib/session/state";
+import type { State, StateDelta } from "@/lib/session/types";
+import { getDb } from "./client";
+import type { Executor } from "./database";
+import { parseJson, type SessionRow } from "./rows";
+
+/** A state snapshot every this many events bounds the replay a rewind or fork does. */
+export const CHECKPOINT_EVERY = 256;
+
+/** ADK's merged view of a session's state: its own keys, then the `app:` and `user:` keys that apply. */
+export async function mergedState(tx: Executor, row: SessionRow): Promise<State> {
+  const state = parseState(row.state);
+  const shared = await tx.all<{ key: string; value: string }>(sql`
+    SELECT key, value FROM app_state WHERE agent = ${row.agent}
+    UNION ALL
+    SELECT key, value FROM user_state WHERE user_id = ${row.user_id} AND agent = ${row.agent}`);
+  for (const { key, value } of shared) state[key] = parseJson(value);
+  return state;
+}
+
+/** Sets (or, for null, deletes) `user:` keys of one user and agent. */
+export async function applyScopedDelta(tx: Executor, userId: string, agent: string, delta: StateDelta) {
+  for (const [key, value] of Object.entries(delta)) {
+    if (value === null) {
+      await tx.run(sql`DELETE FROM user_state WHERE user_id = ${userId} AND agent = ${agent} AND key = ${key}`);
+    } else {
+      await tx.run(sql`
+        INSERT INTO user_state (user_id, agent, key, value) VALUES (${userId}, ${agent}, ${key}, ${JSON.stringify(value)})
+        ON CONFLICT (user_id, agent, key) DO UPDATE SET value = excluded.value`);
+    }
+  }
+}
+
+/** Sets (or, for null, deletes) `app:` keys: only ever on the operator's behalf. */
+export async function writeAppState(tx: Executor, agent: string, delta: StateDelta) {
+  for (const [key, value] of Object.entries(delta)) {
+    if (value === null) await tx.run(sql`DELETE FROM app_state WHERE agent = ${agent} AND key = ${key}`);
+    else {
+      await tx.run(sql`
+        INSERT INTO app_state (agent, key, value) VALUES (${agent}, ${key}, ${JSON.stringify(value)})
+        ON CONFLICT (agent, key) DO UPDATE SET value = excluded.value`);
+    }
+  }
+}
+
+/** The operator route: app-wide state of one agent changed; answers the agent's whole app state. */
+export async function setAppState(agent: string, delta: StateDelta): Promise<State> {
+  const db = await getDb();
+  return db.write(async (tx) => {
+    await writeAppState(tx, agent, delta);
+    const rows = await tx.all<{ key: string; value: string }>(sql`SELECT key, value FROM app_state WHERE agent = ${agent} ORDER BY key`);
+    return stateOf(Object.fromEntries(rows.map((r) => [r.key, parseJson(r.value)])));
+  });
+}
+
+/** Session-scoped state just before `boundary`: the last checkpoint, then the deltas after it. */
+export async function stateBefore(tx: Executor, row: SessionRow, boundary: number): Promise<State> {
+  const checkpoint = await tx.one<{ seq: number; state: string }>(sql`
+    SELECT seq, state FROM state_checkpoints WHERE session_id = ${row.id} AND seq < ${boundary} ORDER BY seq DESC LIMIT 1`);
+  const deltas = await tx.all<{ delta: string }>(sql`
+    SELECT state_delta AS delta FROM events
+    WHERE session_id = ${row.id} AND seq > ${checkpoint?.seq ?? 0} AND seq < ${boundary} AND state_delta IS NOT NULL
+    ORDER BY seq`);
+  return replayState(
+    parseState(checkpoint?.state ?? row.initial_state),
+    deltas.map((d) => parseJson<StateDelta>(d.delta)),
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * A2A tasks, one per invocation. A row keeps the task's status and metadata; its history is read from
+ * the invocation's events, so a fork (which copies events under new ids) needs no JSON rewriting.
+ */
+import type { Message, Task } from "@a2a-js/sdk";
+import { sql } from "drizzle-orm";
+import { eventToMessage } from "@/lib/a2a/convert";
+import { invocationIdOf } from "@/lib/a2a/metadata";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { walkRewinds } from "@/lib/session/effective-history";
+import { eventText } from "@/lib/session/names";
+import type { AdkEvent, Segment } from "@/lib/session/types";
+import { getDb } from "./client";
+import type { Executor } from "./database";
+import { toEvent } from "./events";
+import { effectiveLayout, markerLinks } from "./layout";
+import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./paging";
+import { parseJson, type SessionRow } from "./rows";
+import { requireSession } from "./sessions";
+import { claimSession } from "./turns";
+import { siblingsOf } from "./versions";
+
+interface TaskRow {
+  id: string;
+  session_id: string;
+  invocation_id: string;
+  position: number;
+  data: string;
+  after_invocation_id?: string | null;
+  is_marker?: boolean | number;
+}
+
+type StoredTask = Pick<Task, "status" | "metadata" | "artifacts">;
+
+const ALL: Segment = [1, UNBOUNDED];
+
+function storedForm(task: Task): string {
+  return JSON.stringify({ status: task.status, metadata: task.metadata, ...(task.artifacts ? { artifacts: task.artifacts } : {}) });
+}
+
+/** Creates or updates a task inside the caller's transaction; its invocation must have begun. */
+export async function saveTaskTx(tx: Executor, row: SessionRow, task: Task, messageId?: string) {
+  const invocationId = invocationIdOf(task);
+  if (!invocationId) throw new ValidationError("Task metadata needs kagent_invocation_id");
+  const first = await tx.one<{ first_seq: number }>(sql`
+    SELECT first_seq FROM invocations WHERE session_id = ${row.id} AND invocation_id = ${invocationId}`);
+  if (!first) throw new ValidationError(`Task ${task.id}: invocation ${invocationId} has no events`);
+  const now = Date.now();
+  await tx.run(sql`
+    INSERT INTO tasks (id, session_id, invocation_id, message_id, position, data, created_at, updated_at)
+    VALUES (${task.id}, ${row.id}, ${invocationId}, ${messageId ?? null}, ${first.first_seq}, ${storedForm(task)}, ${now}, ${now})
+    ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`);
+}
+
+export async function saveTask(userId: string, sessionId: string, task: Task, opts: { turn?: string } = {}) {
+  const db = await getDb();
+  await db.write(async (tx) => {
+    const row =
+      opts.turn === undefined ? await requireSession(tx, userId, sessionId, true) : await claimSession(tx, userId, sessionId, opts.turn);
+    await saveTaskTx(tx, row, task);
+  });
+}
+
+/** Whole tasks for rows of one session: each invocation's events become its history, in order. */
+async function assemble(tx: Executor, sessionId: string, rows: TaskRow[]): Promise<Task[]> {
+  if (rows.length === 0) return [];
+  const wanted = new Set(rows.map((r) => r.invocation_id));
+  // A page looks its invocations up by index; a long listing reads the log from its first task on.
+  const where =
+    rows.length <= 200
+      ? sql`invocation_id IN (${sql.join(
+          rows.map((r) => sql`${r.invocation_id}`),
+          sql`, `,
+        )})`
+      : sql`seq >= ${Math.min(...rows.map((r) => r.position))}`;
+  // Sorted here: an ORDER BY would steer SQLite off the (session, invocation) index.
+  const events = (
+    await tx.all<{ seq: number; id: string; invocation_id: string; data: string }>(sql`
+      SELECT seq, id, invocation_id, data FROM events WHERE session_id = ${sessionId} AND ${where}`)
+  ).filter((e) => wanted.has(e.invocation_id));
+  events.sort((a, b) => a.seq - b.seq);
+  const byInvocation = new Map<string, AdkEvent[]>();
+  for (const e of events) byInvocation.set(e.invocation_id, [...(byInvocation.get(e.invocation_id) ?? []), toEvent(e)]);
+  return rows.map((r) => {
+    const stored = parseJson<StoredTask>(r.data);
+    const message = stored.status.message && { ...stored.status.message, contextId: sessionId, taskId: r.id };
+    return {
+      kind: "task",
+      id: r.id,
+      contextId: sessionId,
+      status: message ? { ...stored.status, message } : stored.status,
+      history: (byInvocation.get(r.invocation_id) ?? []).map((e) => eventToMessage(e, sessionId, r.id)),
+      ...(stored.artifacts ? { artifacts: stored.artifacts } : {}),
+      metadata: stored.metadata,
+    };
+  });
+}
+
+/** Tasks whose position lies in `ranges`, newest first, at most `limit` (all when undefined); marker tasks never listed. */
+async function tasksIn(tx: Executor, sessionId: string, ranges: readonly Segment[], before: number, limit?: number) {
+  const rows: TaskRow[] = [];
+  for (const [from, to] of [...ranges].reverse()) {
+    if (from >= before) continue;
+    rows.push(
+      ...(await tx.all<TaskRow>(sql`
+        SELECT t.id, t.session_id, t.invocation_id, t.position, t.data, i.after_invocation_id
+        FROM tasks t JOIN invocations i ON i.session_id = t.session_id AND i.invocation_id = t.invocation_id
+        WHERE t.session_id = ${sessionId} AND t.position >= ${from} AND t.position <= ${Math.min(to, before - 1)} AND NOT i.is_marker
+        ORDER BY t.position DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`)),
+    );
+    if (limit !== undefined && rows.length >= limit) break;
+  }
+  return rows;
+}
+
+/** The history a rewind-control task answers with: the effective history right after its marker. */
+async function headAfter(tx: Executor, sessionId: string, markerSeq: number): Promise<Message[]> {
+  const { segments } = walkRewinds(markerSeq, await markerLinks(tx, sessionId, markerSeq));
+  const tasks = await assemble(tx, sessionId, (await tasksIn(tx, sessionId, segments, UNBOUNDED)).reverse());
+  return tasks.flatMap((t) => t.history ?? []);
+}
+
+export async function getTask(userId: string, taskId: string): Promise<Task> {
+  const db = await getDb();
+  return db.read(async (tx) => {
+    const row = await tx.one<TaskRow>(sql`
+      SELECT t.id, t.session_id, t.invocation_id, t.position, t.data, i.is_marker
+      FROM tasks t JOIN sessions s ON s.id = t.session_id
+        JOIN invocations i ON i.session_id = t.session_id AND i.invocation_id = t.invocation_id
+      WHERE t.id = ${taskId} AND s.user_id = ${userId}`);
+    if (!row) throw new NotFoundError("Task not found");
+    const [task] = await assemble(tx, row.session_id, [row]);
+    return row.is_marker ? { ...task, history: await headAfter(tx, row.session_id, row.position) } : task;
+  });
+}
+
+/** The task a send with this A2A messageId started in the session, if any (a retried send). */
+export async function taskForMessage(tx: Executor, sessionId: string, messageId: string): Promise<Task | null> {
+  const row = await tx.one<TaskRow>(sql`
+    SELECT id, session_id, invocation_id, position, data FROM tasks WHERE session_id = ${sessionId} AND message_id = ${messageId}`);
+  return row ? (await assemble(tx, sessionId, [row]))[0] : null;
+}
+
+interface HiddenBy {
+  markerSeq: number;
+  markerInvocationId: string;
+}
+
+/** What the UI says of a rewound turn: which marker hid it, when and why. */
+async function rewoundMetadata(tx: Executor, sessionId: string, hidden: Map<string, HiddenBy>) {
+  const seqs = [...new Set([...hidden.values()].map((h) => h.markerSeq))];
+  if (seqs.length === 0) return new Map<number, { at: string; reason: string }>();
+  const markers = await tx.all<{ seq: number; timestamp: number; data: string }>(sql`
+    SELECT seq, timestamp, data FROM events WHERE session_id = ${sessionId} AND seq IN (${sql.join(
+      seqs.map((s) => sql`${s}`),
+      sql`, `,
+    )})`);
+  return new Map(
+    markers.map((m) => {
+      const reason = (parseJson<AdkEvent>(m.data).custom_metadata as { retrace_reason?: string } | undefined)?.retrace_reason;
+      return [m.seq, { at: new Date(m.timestamp * 1000).toISOString(), reason: reason ?? "rewind" }];
+    }),
+  );
+}
+
+/**
+ * The session's tasks in order: the effective ones (with their siblings, docs/semantics.md
+ * "Versions"), or all with hidden ones flagged `rewound`; everything, or the page before a cursor.
+ */
+export async function listTasks(
+  userId: string,
+  sessionId: string,
+  opts: { includeRewound?: boolean } & Partial<PageRequest> = {},
+): Promise<Page<Task>> {
+  const db = await getDb();
+  return db.read(async (tx) => {
+    const row = await requireSession(tx, userId, sessionId);
+    const layout = await effectiveLayout(tx, row);
+    const before = decodeCursor(opts.before);
+    const wanted = opts.limit === undefined ? undefined : opts.limit + 1;
+    const rows = await tasksIn(tx, row.id, opts.includeRewound ? [ALL] : layout.segments, before, wanted);
+    const page = pageOf(rows, opts.limit ?? rows.length, (r) => r.position);
+    const hidden = new Map<string, HiddenBy>();
+    for (const r of page.items) {
+      const range = layout.rewound.find((h) => r.position >= h.from && r.position <= h.to);
+      if (range) hidden.set(r.id, range);
+    }
+    const markers = await rewoundMetadata(tx, row.id, hidden);
+    const siblings = await siblingsOf(
+      tx,
+      row.id,
+      page.items.filter((r) => !hidden.has(r.id)),
+    );
+    const tasks = (await assemble(tx, row.id, page.items)).map((task) => {
+      const by = hidden.get(task.id);
+      const marker = by && markers.get(by.markerSeq);
+      const extra = by
+        ? { rewound: true, rewound_by: by.markerInvocationId, rewound_at: marker?.at ?? null, rewound_reason: marker?.reason ?? "rewind" }
+        : siblings.get(invocationIdOf(task) ?? "");
+      return extra ? { ...task, metadata: { ...task.metadata, ...extra } } : task;
+    });
+    return { items: tasks, nextBefore: page.nextBefore };
+  });
+}
+
+/** The user texts of invocations (their first user event), for labels such as History's. */
+export async function userTexts(tx: Executor, sessionId: string, invocationIds: string[]): Promise<Map<string, string>> {
+  if (invocationIds.length === 0) return new Map();
+  const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
+    SELECT e.invocation_id, e.id, e.data FROM invocations i
+      JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+    WHERE i.session_id = ${sessionId} AND i.invocation_id IN (${sql.join(
+      invocationIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  return new Map(rows.map((r) => [r.invocation_id, eventText(toEvent(r))]));
+}

@@ -1,0 +1,149 @@
+/**
+ * The "turn running" lock, as a lease on the session row: whichever app instance runs a turn renews
+ * it; if that instance dies the lease expires and the session frees itself (docs/semantics.md, "Turns").
+ */
+import type { Task } from "@a2a-js/sdk";
+import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
+import { NotFoundError, QuotaExceededError } from "@/lib/errors";
+import type { AdkEvent } from "@/lib/session/types";
+import { getDb } from "./client";
+import type { Executor } from "./database";
+import { appendEventsTx } from "./events";
+import { parseJson, runningTaskId, type SessionRow } from "./rows";
+import { refuseWhileBusy, requireSession } from "./sessions";
+import { saveTaskTx, taskForMessage } from "./tasks";
+
+/** A turn holds its session this long past its last renewal (renewals come four times as often). */
+export const leaseMs = () => config().turnLeaseMs;
+
+const INTERRUPTED = "Interrupted: the server running this turn stopped before it finished.";
+
+/** Ends a turn whose instance died: an interrupted final event, the task canceled, the lease cleared. */
+async function closeAbandoned(tx: Executor, row: SessionRow) {
+  const task = await tx.one<{ invocation_id: string; data: string; author: string }>(sql`
+    SELECT t.invocation_id, t.data, s.agent AS author FROM tasks t JOIN sessions s ON s.id = t.session_id
+    WHERE t.id = ${row.turn_task_id} AND t.session_id = ${row.id}`);
+  if (task) {
+    const stored = parseJson<Pick<Task, "status" | "metadata">>(task.data);
+    const now = Date.now();
+    const ending: AdkEvent = {
+      id: crypto.randomUUID(),
+      invocation_id: task.invocation_id,
+      author: task.author,
+      timestamp: now / 1000,
+      actions: { state_delta: {}, artifact_delta: {} },
+      interrupted: true,
+      turn_complete: true,
+      error_code: "INTERRUPTED",
+      error_message: INTERRUPTED,
+    };
+    await appendEventsTx(tx, row, [ending]);
+    const status = { state: "canceled", timestamp: new Date(now).toISOString() };
+    await tx.run(sql`UPDATE tasks SET data = ${JSON.stringify({ ...stored, status })}, updated_at = ${now} WHERE id = ${row.turn_task_id}`);
+  }
+  await tx.run(sql`
+    UPDATE sessions SET turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false} WHERE id = ${row.id}`);
+}
+
+/**
+ * The session, locked for a write: `userId` must own it (else 404, before anything else); a turn whose
+ * instance died (lease expired) is closed first; then it must be free, or held by `turn`, the writer
+ * itself (else 409).
+ */
+export async function claimSession(tx: Executor, userId: string, sessionId: string, turn?: string): Promise<SessionRow> {
+  let row = await requireSession(tx, userId, sessionId, true);
+  if (turn === undefined && row.turn_task_id && !runningTaskId(row)) {
+    await closeAbandoned(tx, row);
+    row = await requireSession(tx, userId, sessionId, true);
+  }
+  refuseWhileBusy(row, turn);
+  return row;
+}
+
+/**
+ * Starts a turn in one transaction: a send that repeats an A2A `messageId` gets the task it already
+ * started; otherwise the session must be free (409) and the user under the concurrent-turn quota
+ * (429), then the user's event, the task and the lease are stored together.
+ */
+export async function beginTurn(
+  userId: string,
+  sessionId: string,
+  input: { task: Task; userEvent: AdkEvent; owner: string; messageId?: string },
+): Promise<{ existing: Task } | { event: AdkEvent }> {
+  const db = await getDb();
+  return db.write(async (tx) => {
+    const owned = await requireSession(tx, userId, sessionId, true);
+    if (input.messageId) {
+      const existing = await taskForMessage(tx, owned.id, input.messageId);
+      if (existing) return { existing };
+    }
+    const row = await claimSession(tx, userId, sessionId);
+    const now = Date.now();
+    const running = await tx.one<{ n: number }>(sql`
+      SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
+    const limit = config().limits.concurrentTurns;
+    if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
+    const [event] = await appendEventsTx(tx, row, [input.userEvent]);
+    await saveTaskTx(tx, row, input.task, input.messageId);
+    await tx.run(sql`
+      UPDATE sessions SET turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()},
+        turn_cancel = ${false}
+      WHERE id = ${row.id}`);
+    return { event };
+  });
+}
+
+/** Extends the turn's lease. `held: false` means another instance has taken the session: stop writing. */
+export async function renewTurn(sessionId: string, taskId: string): Promise<{ held: boolean; cancel: boolean }> {
+  const db = await getDb();
+  const row = await db.one<{ turn_cancel: boolean | number }>(sql`
+    UPDATE sessions SET turn_lease_until = ${Date.now() + leaseMs()}
+    WHERE id = ${sessionId} AND turn_task_id = ${taskId} RETURNING turn_cancel`);
+  return { held: Boolean(row), cancel: Boolean(row?.turn_cancel) };
+}
+
+/** Stores the final task and releases the session, together. */
+export async function endTurn(userId: string, sessionId: string, task: Task) {
+  const db = await getDb();
+  await db.write(async (tx) => {
+    const row = await claimSession(tx, userId, sessionId, task.id);
+    await saveTaskTx(tx, row, task);
+    await tx.run(sql`
+      UPDATE sessions SET turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false} WHERE id = ${row.id}`);
+  });
+}
+
+/** Where a task's turn runs, if it is running: the session and the instance holding it. */
+export async function runningTurnOf(userId: string, taskId: string): Promise<{ sessionId: string; owner: string } | null> {
+  const db = await getDb();
+  const row = await db.one<SessionRow & { task_session: string }>(sql`
+    SELECT s.*, t.session_id AS task_session FROM tasks t JOIN sessions s ON s.id = t.session_id
+    WHERE t.id = ${taskId} AND s.user_id = ${userId}`);
+  if (!row) throw new NotFoundError("Task not found");
+  return runningTaskId(row) === taskId ? { sessionId: row.id, owner: row.turn_owner ?? "" } : null;
+}
+
+/** Asks the instance running a task to stop it (it sees the flag on its next renewal or notification). */
+export async function requestCancel(sessionId: string, taskId: string): Promise<boolean> {
+  const db = await getDb();
+  return (await db.run(sql`UPDATE sessions SET turn_cancel = ${true} WHERE id = ${sessionId} AND turn_task_id = ${taskId}`)) > 0;
+}
+
+/** Closes every turn whose lease expired (its instance crashed): the sessions are free again. Returns their task ids. */
+export async function reapAbandonedTurns(): Promise<string[]> {
+  const db = await getDb();
+  const expired = await db.all<{ id: string; turn_task_id: string }>(sql`
+    SELECT id, turn_task_id FROM sessions WHERE turn_task_id IS NOT NULL AND turn_lease_until < ${Date.now()}`);
+  const reaped: string[] = [];
+  for (const { id, turn_task_id } of expired) {
+    await db.write(async (tx) => {
+      const row = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id} ${tx.dialect.forUpdate}`);
+      if (row?.turn_task_id === turn_task_id && !runningTaskId(row)) {
+        await closeAbandoned(tx, row);
+        reaped.push(turn_task_id);
+      }
+    });
+  }
+  return reaped;
+}

@@ -1,0 +1,33 @@
+/** Users: guests are created on demand; each carries the activity counter and byte count of its chats. */
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
+import { QuotaExceededError } from "@/lib/errors";
+import { getDb } from "./client";
+import type { Executor } from "./database";
+
+export async function createUser(): Promise<string> {
+  const id = randomUUID();
+  const db = await getDb();
+  await db.run(sql`INSERT INTO users (id, created_at) VALUES (${id}, ${Date.now()})`);
+  return id;
+}
+
+/** Browsers hold signed guest ids before they write anything; the row appears with their first chat. */
+export async function ensureUser(tx: Executor, userId: string) {
+  await tx.run(sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${Date.now()}) ON CONFLICT (id) DO NOTHING`);
+}
+
+/**
+ * Records a write to one of the user's chats: the next value of the user's activity counter (so the
+ * chat list has a total order, never a tie) and `bytes` more (or fewer) stored bytes, refused past the quota.
+ */
+export async function touchUser(tx: Executor, userId: string, bytes = 0): Promise<number> {
+  const row = await tx.one<{ activity: number; stored_bytes: number }>(sql`
+    UPDATE users SET activity = activity + 1, stored_bytes = stored_bytes + ${bytes}
+    WHERE id = ${userId} RETURNING activity, stored_bytes`);
+  if (!row) throw new Error(`user ${userId} has no row`);
+  const limit = config().limits.storedBytes;
+  if (bytes > 0 && row.stored_bytes > limit) throw new QuotaExceededError(`more than ${limit} bytes stored`);
+  return row.activity;
+}

@@ -1,0 +1,49 @@
+/**
+ * What an app instance does once, at start-up (instrumentation.ts): check the configuration, open
+ * the store (migrations, backfills, the operator's app state), sweep up turns of crashed instances,
+ * and, on SIGTERM/SIGINT, interrupt its own running turns before the process exits.
+ */
+import { stopLocalTurns } from "@/lib/agent/live";
+import { config } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { reapAbandonedTurns } from "@/lib/db/queries";
+
+const REAP_EVERY_MS = 5_000;
+
+async function reap() {
+  const reaped = await reapAbandonedTurns();
+  if (reaped.length === 0) return;
+  const { bus } = await getDb();
+  // Watchers of those turns (on any instance) learn that they ended.
+  for (const taskId of reaped) await bus.publish(taskId, { kind: "changed" });
+}
+
+/**
+ * Next.js exits right after it stops serving; a turn that is still being interrupted would lose its
+ * last write. So process.exit waits (briefly) for this instance's turns to be stored and released.
+ */
+function shutDownGracefully() {
+  let stopping: Promise<void> | null = null;
+  const exit = process.exit.bind(process);
+  const stop = () => {
+    stopping ??= stopLocalTurns();
+    process.exit = ((code?: number) => {
+      void stopping?.finally(() => exit(code));
+    }) as typeof process.exit;
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+export async function startServer() {
+  try {
+    config();
+    await getDb();
+  } catch (error) {
+    console.error(`Retrace cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  await reap();
+  setInterval(() => void reap().catch((error) => console.error("reaping abandoned turns:", error)), REAP_EVERY_MS).unref();
+  shutDownGracefully();
+}

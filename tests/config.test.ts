@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseConfig } from "@/lib/config";
+
+let dir = "";
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = "";
+});
+
+const env = (values: Record<string, string>) => values as unknown as NodeJS.ProcessEnv;
+function agentsFile(content: unknown) {
+  dir = mkdtempSync(path.join(tmpdir(), "retrace-config-"));
+  const file = path.join(dir, "agents.json");
+  writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+  return file;
+}
+
+describe("configuration, validated at start-up", () => {
+  it("defaults to the embedded SQLite file and the documented limits; an empty variable is unset", () => {
+    const config = parseConfig(env({ DATABASE_URL: "", PORT: "" }));
+    expect(config.database).toEqual({ kind: "sqlite", path: "data/retrace.db" });
+    expect(config.limits).toEqual({ concurrentTurns: 3, sessions: 10_000, storedBytes: 1024 ** 3 });
+  });
+
+  it("DATABASE_URL selects PostgreSQL (with a shared AUTH_SECRET) and its pool size", () => {
+    const config = parseConfig(env({ DATABASE_URL: "postgres://u@db:5432/retrace", AUTH_SECRET: "s".repeat(32), DATABASE_POOL_SIZE: "4" }));
+    expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@db:5432/retrace", poolSize: 4 });
+    expect(() => parseConfig(env({ DATABASE_URL: "postgres://u@db/retrace" }))).toThrow(/AUTH_SECRET must be set when DATABASE_URL is/);
+  });
+
+  it.each([
+    [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ PORT: "70000" }, /PORT:/],
+    [{ RETRACE_ADMIN_TOKEN: "short" }, /RETRACE_ADMIN_TOKEN: RETRACE_ADMIN_TOKEN must be at least 16 characters/],
+    [{ RETRACE_MAX_SESSIONS: "-1" }, /RETRACE_MAX_SESSIONS:/],
+    [{ OPENAI_BASE_URL: "not a url" }, /OPENAI_BASE_URL:/],
+  ])("names a bad value: %o", (values, message) => {
+    expect(() => parseConfig(env(values))).toThrow(message);
+  });
+
+  it("AGENTS_FILE: a list of model agents, or {agents, app_state}; errors name the file and the field", () => {
+    const agent = { name: "local", base_url: "http://localhost:11434/v1", model: "llama3.1", api_key_env: "KEY" };
+    expect(parseConfig(env({ AGENTS_FILE: agentsFile([agent]), KEY: "k" })).modelAgents).toEqual([
+      expect.objectContaining({ name: "local", baseURL: agent.base_url, model: "llama3.1", apiKey: "k" }),
+    ]);
+    const both = parseConfig(env({ AGENTS_FILE: agentsFile({ agents: [agent], app_state: { demo: { "app:motd": "hi" } } }) }));
+    expect(both.appState).toEqual({ demo: { "app:motd": "hi" } });
+    for (const [content, message] of [
+      ["{not json", /AGENTS_FILE .*agents\.json: .*JSON/],
+      [[{ ...agent, base_url: "nope" }], /0\.base_url/],
+      [[{ ...agent, name: "Bad Name" }], /0\.name: agent names are lowercase/],
+      [[{ ...agent, name: "demo" }], /the demo agent is built in/],
+      [{ app_state: { demo: { motd: "no prefix" } } }, /app_state keys start with app:/],
+      [{ app_state: { nobody: { "app:x": 1 } } }, /unknown agent nobody/],
+      [[agent, agent], /two agents share a name/],
+    ] as const) {
+      expect(() => parseConfig(env({ AGENTS_FILE: agentsFile(content) }))).toThrow(message);
+    }
+  });
+});

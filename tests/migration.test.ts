@@ -1,0 +1,119 @@
+/**
+ * A database written before this release (migrations 0000–0001: task JSON holding its history, no
+ * invocation tree, updated_at ordering) opens under the current code: the new migration and the
+ * one-time replay give it the tree, the tail, a total chat order and event-derived task histories.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterEach, describe, expect, it } from "vitest";
+import { setDb } from "@/lib/db/client";
+import { checkInvariants } from "@/lib/db/invariants";
+import { prepareDatabase } from "@/lib/db/prepare";
+import { listSessions, listTasks, listVersions, switchSession } from "@/lib/db/queries";
+import { openSqlite } from "@/lib/db/sqlite";
+
+let dir = "";
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The migrations folder as it was: only 0000 and 0001. */
+function oldMigrations() {
+  const folder = path.join(dir, "migrations");
+  cpSync(path.join(process.cwd(), "drizzle", "sqlite"), folder, { recursive: true });
+  const journal = path.join(folder, "meta", "_journal.json");
+  const parsed = JSON.parse(readFileSync(journal, "utf8"));
+  parsed.entries = parsed.entries.filter((e: { idx: number }) => e.idx < 2);
+  writeFileSync(journal, JSON.stringify(parsed));
+  return folder;
+}
+
+const oldEvent = (seq: number, invocation: string, author: string, text?: string, extra: object = {}) => ({
+  seq,
+  id: `ev${seq}`,
+  invocation,
+  author,
+  data: JSON.stringify({
+    id: `ev${seq}`,
+    invocation_id: invocation,
+    author,
+    timestamp: 1_700_000_000 + seq,
+    ...(text ? { content: { role: author === "user" ? "user" : "model", parts: [{ text }] } } : {}),
+    actions: { state_delta: {}, artifact_delta: {}, ...extra },
+  }),
+  marker: "rewind_before_invocation_id" in extra ? (seq === 5 ? 2 : null) : null,
+});
+
+describe("upgrading a database from before the invocation tree", () => {
+  it("builds the tree by one replay per chat, keeps the chat order, and reads old tasks", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "retrace-migrate-"));
+    const file = path.join(dir, "old.db");
+    const old = new Database(file);
+    migrate(drizzle(old), { migrationsFolder: oldMigrations() });
+    old.prepare("INSERT INTO users (id, created_at) VALUES ('u', 1)").run();
+    for (const [id, updated] of [
+      ["s-old", 10],
+      ["s-new", 20],
+    ] as const) {
+      old
+        .prepare(
+          "INSERT INTO sessions (id, user_id, agent, name, state, initial_state, last_seq, created_at, updated_at) VALUES (?, 'u', 'demo', ?, '{}', '{}', ?, 1, ?)",
+        )
+        .run(id, id, id === "s-new" ? 6 : 0, updated);
+    }
+    // s-new: A, B, then a rewind before B, then B2 (an edit).
+    const log = [
+      oldEvent(1, "A", "user", "a"),
+      oldEvent(2, "A", "demo", "ra"),
+      oldEvent(3, "B", "user", "b"),
+      oldEvent(4, "B", "demo", "rb"),
+      oldEvent(5, "M", "user", undefined, { rewind_before_invocation_id: "B" }),
+      oldEvent(6, "B2", "user", "b2"),
+    ];
+    for (const e of log) {
+      old
+        .prepare(
+          "INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, marker_parent) VALUES ('s-new', ?, ?, ?, ?, 1, ?, ?)",
+        )
+        .run(e.seq, e.id, e.invocation, e.author, e.data, e.marker);
+    }
+    for (const [invocation, position] of [
+      ["A", 1],
+      ["B", 3],
+      ["B2", 6],
+    ] as const) {
+      const task = {
+        kind: "task",
+        id: `t-${invocation}`,
+        contextId: "s-new",
+        status: { state: "completed" },
+        history: [{ kind: "message", messageId: "stale", role: "user", parts: [{ kind: "text", text: "stale" }] }],
+        metadata: { kagent_invocation_id: invocation },
+      };
+      old
+        .prepare(
+          "INSERT INTO tasks (id, session_id, invocation_id, position, data, created_at, updated_at) VALUES (?, 's-new', ?, ?, ?, 1, 1)",
+        )
+        .run(`t-${invocation}`, invocation, position, JSON.stringify(task));
+    }
+    old.close();
+
+    const db = openSqlite(file);
+    await prepareDatabase(db);
+    setDb(db);
+    expect(await checkInvariants(db)).toEqual([]);
+    expect((await listSessions("u")).items.map((s) => s.id)).toEqual(["s-new", "s-old"]);
+    const tasks = (await listTasks("u", "s-new")).items;
+    expect(tasks.map((t) => [t.id, t.history?.map((m) => m.parts)])).toEqual([
+      ["t-A", [[{ kind: "text", text: "a" }], [{ kind: "text", text: "ra" }]]],
+      ["t-B2", [[{ kind: "text", text: "b2" }]]],
+    ]);
+    expect(tasks[1].metadata?.retrace_siblings).toMatchObject({ invocation_ids: ["B", "B2"] });
+    expect((await listVersions("u", "s-new")).map((v) => v.last_user_text)).toEqual(["b2", "b"]);
+    await switchSession("u", "s-new", "B");
+    expect((await listTasks("u", "s-new")).items.map((t) => t.id)).toEqual(["t-A", "t-B"]);
+    expect(await checkInvariants(db)).toEqual([]);
+  });
+});

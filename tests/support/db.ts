@@ -1,0 +1,28 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+
+/** Every table, with a key that orders its rows the same on both dialects. */
+const TABLES: Record<string, string> = {
+  users: "id",
+  sessions: "id",
+  events: "session_id, seq",
+  invocations: "session_id, invocation_id",
+  state_checkpoints: "session_id, seq",
+  app_state: "agent, key",
+  user_state: "user_id, agent, key",
+  artifacts: "scope, filename, version",
+  tasks: "id",
+};
+
+/** Every row of every table, in a stable order: "nothing was written" means before equals after. */
+export async function tableRows() {
+  const db = await getDb();
+  const rows: Record<string, unknown[]> = {};
+  for (const [table, key] of Object.entries(TABLES)) rows[table] = await db.all(sql.raw(`SELECT * FROM ${table} ORDER BY ${key}`));
+  return rows;
+}
+
+export async function count(table: keyof typeof TABLES): Promise<number> {
+  const db = await getDb();
+  return Number((await db.one<{ n: number }>(sql.raw(`SELECT COUNT(*) AS n FROM ${table}`)))?.n);
+}

@@ -1,0 +1,166 @@
+import type { Task } from "@a2a-js/sdk";
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { messageText } from "@/lib/a2a/convert";
+import { getAgent } from "@/lib/agent/registry";
+import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
+import { getDb } from "@/lib/db/client";
+import {
+  appendEvents,
+  createSession,
+  deleteSession,
+  forkSession,
+  getSession,
+  getTask,
+  listEvents,
+  reapAbandonedTurns,
+  rewindSession,
+  saveArtifact,
+  switchSession,
+} from "@/lib/db/queries";
+import { event, fixture, holdTurn } from "./helpers";
+import { tableRows } from "./support/db";
+import { sharedDatabase, startProcess } from "./support/processes";
+
+const demo = getAgent("demo");
+const LEASE = "1500";
+
+afterEach(() => {
+  delete process.env.RETRACE_MAX_CONCURRENT_TURNS;
+  delete process.env.RETRACE_TURN_LEASE_MS;
+  delete process.env.DEMO_WORD_DELAY_MS;
+});
+
+describe("the turn lock", () => {
+  it("while a turn runs, every write from outside it is 409 for the owner and 404 for anyone else, and nothing changes", async () => {
+    const f = await fixture();
+    await f.append(event("i1", { author: "user", text: "first" }));
+    const stranger = await fixture();
+    const turn = await holdTurn(f);
+    const before = await tableRows();
+    const writes: [string, (userId: string) => Promise<unknown>][] = [
+      ["append", (u) => appendEvents(u, f.sessionId, [event("x", { author: "user", text: "injected" })])],
+      ["save file", (u) => saveArtifact(u, f.sessionId, { filename: "x.txt", mimeType: "text/plain", data: Buffer.from("x") })],
+      ["rewind", (u) => rewindSession(u, f.sessionId, "i1")],
+      ["fork", (u) => forkSession(u, f.sessionId)],
+      ["switch", (u) => switchSession(u, f.sessionId, "i1")],
+      ["delete", (u) => deleteSession(u, f.sessionId)],
+      ["turn", (u) => startTurn({ userId: u, sessionId: f.sessionId, agent: demo, text: "again" })],
+    ];
+    for (const [name, write] of writes) {
+      await expect(write(f.userId), name).rejects.toMatchObject({ status: 409, code: "session_busy" });
+      await expect(write(stranger.userId), name).rejects.toMatchObject({ status: 404, code: "not_found" });
+    }
+    expect(await tableRows()).toEqual(before);
+    await turn.stop();
+    expect((await getSession(f.userId, f.sessionId)).running_task_id).toBeNull();
+    await expect(appendEvents(f.userId, f.sessionId, [event("i2", { author: "user", text: "now" })])).resolves.toHaveLength(1);
+  });
+
+  it("caps the turns one user runs at once (429 quota_exceeded)", async () => {
+    process.env.RETRACE_MAX_CONCURRENT_TURNS = "1";
+    const f = await fixture();
+    const second = await createSession(f.userId);
+    const turn = await holdTurn(f);
+    await expect(startTurn({ userId: f.userId, sessionId: second.id, agent: demo, text: "hi" })).rejects.toMatchObject({
+      status: 429,
+      code: "quota_exceeded",
+    });
+    await turn.stop();
+    await expect((await startTurn({ userId: f.userId, sessionId: second.id, agent: demo, text: "hi" })).done).resolves.toBeTruthy();
+  });
+
+  it("a send retried with the same messageId answers the task it started and runs no second turn", async () => {
+    process.env.DEMO_WORD_DELAY_MS = "5";
+    const f = await fixture();
+    const send = () => startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "set color to red", messageId: "m-1" });
+    const first = await send();
+    const retry = await send();
+    expect(retry.taskId).toBe(first.taskId);
+    const [a, b] = await Promise.all([first.done, retry.done]);
+    expect(b).toEqual(a);
+    const late = await (await send()).done;
+    expect(late).toEqual(a);
+    expect((await listEvents(f.userId, f.sessionId)).items.filter((e) => e.author === "user")).toHaveLength(1);
+  });
+
+  it("a turn that lost its session stops without another write, and its late writes are refused", async () => {
+    process.env.DEMO_WORD_DELAY_MS = "50";
+    process.env.RETRACE_TURN_LEASE_MS = LEASE;
+    const f = await fixture();
+    const turn = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hello" });
+    const db = await getDb();
+    await db.run(sql`UPDATE sessions SET turn_task_id = 'someone-else' WHERE id = ${f.sessionId}`);
+    const final = await turn.done;
+    expect(final.status.state).toBe("canceled");
+    await expect(appendEvents(f.userId, f.sessionId, [event("late")], { turn: turn.taskId })).rejects.toMatchObject({
+      status: 409,
+      code: "stale_turn",
+    });
+    expect((await listEvents(f.userId, f.sessionId)).items.map((e) => e.author)).toEqual(["user"]);
+  });
+});
+
+describe("turns across app instances", () => {
+  let cleanup = () => {};
+  afterEach(() => cleanup());
+
+  async function remoteTurn(wordDelay = "150") {
+    process.env.RETRACE_TURN_LEASE_MS = LEASE;
+    const db = await sharedDatabase();
+    cleanup = db.cleanup;
+    const runner = startProcess("turn-runner.ts", { ...db.env, RETRACE_TURN_LEASE_MS: LEASE, DEMO_WORD_DELAY_MS: wordDelay }, [
+      db.userId,
+      db.sessionId,
+    ]);
+    const taskId = (await runner.waitFor("started ")).slice(8);
+    return { ...db, runner, taskId };
+  }
+
+  it("an instance killed mid-turn frees its chat once the lease expires; the turn ends interrupted", async () => {
+    const remote = await remoteTurn();
+    await new Promise((r) => setTimeout(r, 300));
+    remote.runner.child.kill("SIGKILL");
+    await remote.runner.exited;
+    const killedAt = Date.now();
+    expect((await getSession(remote.userId, remote.sessionId)).running_task_id).toBe(remote.taskId);
+    await expect(appendEvents(remote.userId, remote.sessionId, [event("x")])).rejects.toMatchObject({ code: "session_busy" });
+    while ((await getSession(remote.userId, remote.sessionId)).running_task_id) await new Promise((r) => setTimeout(r, 100));
+    const freedAfter = Date.now() - killedAt;
+    expect(freedAfter).toBeLessThan(Number(LEASE) + 1000);
+    expect(await reapAbandonedTurns()).toEqual([remote.taskId]);
+    const task = await getTask(remote.userId, remote.taskId);
+    expect(task.status.state).toBe("canceled");
+    expect(task.history?.at(-1)?.metadata?.kagent_error).toMatch(/Interrupted/);
+    process.env.DEMO_WORD_DELAY_MS = "0";
+    const next = await (await startTurn({ userId: remote.userId, sessionId: remote.sessionId, agent: demo, text: "recap" })).done;
+    expect(next.status.state).toBe("completed");
+    console.log(`killed mid-turn: the chat was free again ${freedAfter} ms later (lease ${LEASE} ms)`);
+  });
+
+  it("cancel from another instance stops the turn within a second, keeping what streamed", async () => {
+    const remote = await remoteTurn();
+    await new Promise((r) => setTimeout(r, 500));
+    const asked = Date.now();
+    const final = (await cancelTurn(remote.userId, remote.taskId)) as Task;
+    expect(Date.now() - asked).toBeLessThan(1000);
+    expect(final.status.state).toBe("canceled");
+    expect(final.history?.at(-1)?.metadata?.kagent_interrupted).toBe(true);
+    expect(await remote.runner.waitFor("ended ")).toBe("ended canceled");
+  });
+
+  if (process.env.TEST_DIALECT === "postgres") {
+    it("a watcher on another instance streams the rest of the turn", async () => {
+      const remote = await remoteTurn("40");
+      await new Promise((r) => setTimeout(r, 200));
+      const updates = await watchTurn(remote.userId, remote.taskId);
+      const seen: TurnUpdate[] = [];
+      for await (const update of updates ?? []) seen.push(update);
+      expect(seen[0]).toMatchObject({ kind: "task" });
+      const done = seen.at(-1) as Extract<TurnUpdate, { kind: "done" }>;
+      expect(done).toMatchObject({ kind: "done", task: { status: { state: "completed" } } });
+      const streamed = seen.flatMap((u) => (u.kind === "partial" ? [messageText(u.message)] : [])).join("");
+      expect(streamed).toBe(messageText(done.task.history?.at(-1) as never));
+    });
+  }
+});
