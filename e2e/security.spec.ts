@@ -3,7 +3,7 @@ import type { ChatPage } from "./support/chat-page";
 import { expect, test } from "./support/fixtures";
 import { otherOrigin } from "./support/other-origin";
 
-/** Renames the chat through the UI and returns the server-action request the browser sent. */
+/** Renames the chat through the UI and returns the server-action request the browser sent, once answered. */
 async function renameChat(chat: ChatPage, from: RegExp, to: string) {
   const { page } = chat;
   const captured = page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
@@ -13,7 +13,10 @@ async function renameChat(chat: ChatPage, from: RegExp, to: string) {
   await page.getByRole("textbox", { name: "Chat name" }).fill(to);
   await page.getByRole("textbox", { name: "Chat name" }).press("Enter");
   await expect(chat.sidebarChat(to)).toBeVisible();
-  return captured;
+  // The sidebar shows the new name at once; the action itself may still be running.
+  const action = await captured;
+  await action.response();
+  return action;
 }
 
 /** What the API says the victim has: every chat with its name, state and number of events. */
@@ -152,12 +155,15 @@ test("pages send security headers and the app runs under its CSP without violati
   expect(headers["x-powered-by"]).toBeUndefined();
 
   await chat.open();
+  await page.getByRole("button", { name: "Theme" }).click();
+  await page.getByRole("menuitemradio", { name: "Dark" }).click();
   await chat.sendMessage("set color to red");
   await chat.sendMessage("save file notes.txt with content hi");
   await chat.messageAction("save file", "Rewind to here");
   await expect(chat.userMessages()).toHaveCount(1);
-  await page.getByRole("button", { name: "Toggle theme" }).first().click();
   await page.reload();
+  // next-themes' inline script (it carries the nonce) sets the theme before the page paints.
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
   await expect(chat.composer).toBeEditable();
   await expect(await chat.stateValue("color")).toContainText("red");
   await page.screenshot({ path: "test-results/security-csp.png" });
