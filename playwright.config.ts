@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./e2e/support/chromium";
 import { INSTANCE_A, INSTANCE_B, POSTGRES_PORT, SHARED_SECRET } from "./e2e/support/instances";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -41,7 +42,8 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // CHROMIUM_PATH, else the system's Chromium, else Playwright's own (see e2e/support/setup-chromium.ts).
+      executablePath: chromiumPath(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },

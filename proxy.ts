@@ -1,17 +1,35 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { type NextRequest, NextResponse } from "next/server";
-import { AUTH_COOKIE, AUTH_COOKIE_OPTIONS, issueToken, verifyToken } from "@/lib/auth";
+import { contentSecurityPolicy } from "@/lib/api/csp";
+import { refuseBadPagePost } from "@/lib/api/page-post";
+import { AUTH_COOKIE, authCookieOptions, isHttps, issueToken, verifyToken } from "@/lib/auth";
 
-/** Every browser gets a guest user: pages without a valid cookie get a freshly signed one. */
+/**
+ * Every page request: refuse server-action bodies Next.js would answer with a 500, give the page a
+ * nonce-based CSP, and make sure the browser holds a guest token — a fresh one when it has none
+ * (or an expired one), a renewed one when its token is past half its life.
+ */
 export async function proxy(request: NextRequest) {
-  if (await verifyToken(request.cookies.get(AUTH_COOKIE)?.value)) return NextResponse.next();
-  const token = await issueToken(randomUUID());
-  request.cookies.set(AUTH_COOKIE, token);
-  const response = NextResponse.next({ request: { headers: request.headers } });
-  response.cookies.set(AUTH_COOKIE, token, AUTH_COOKIE_OPTIONS);
+  const refused = await refuseBadPagePost(request);
+  if (refused) return refused;
+  const https = isHttps(request.nextUrl, request.headers);
+  const verified = await verifyToken(request.cookies.get(AUTH_COOKIE)?.value);
+  const token = verified && !verified.stale ? null : await issueToken(verified?.userId ?? randomUUID());
+  if (token) request.cookies.set(AUTH_COOKIE, token); // this very render already sees it
+
+  const nonce = randomBytes(16).toString("base64");
+  const policy = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https });
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", policy); // Next.js reads the nonce from here for its scripts
+  headers.set("x-nonce", nonce);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", policy);
+  response.headers.set("x-frame-options", "DENY");
+  if (token) response.cookies.set(AUTH_COOKIE, token, authCookieOptions(https));
   return response;
 }
 
 export const config = {
-  matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"],
+  // Everything but the API (its routes authenticate themselves) and static files.
+  matcher: ["/((?!api(?:/|$)|_next/static|_next/image|favicon.ico).*)"],
 };

@@ -3,15 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { jwtVerify, SignJWT } from "jose";
 import { databasePath } from "@/lib/config";
-import { AuthError } from "@/lib/errors";
 
 export const AUTH_COOKIE = "retrace_token";
-export const AUTH_COOKIE_OPTIONS = {
-  httpOnly: true,
-  sameSite: "lax" as const,
-  path: "/",
-  maxAge: 60 * 60 * 24 * 365,
-};
+/** A guest token lives 30 days; using it in its second half re-issues the cookie (sliding expiry). */
+export const TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 
 const holder = globalThis as typeof globalThis & { __retraceSecret?: Uint8Array };
 
@@ -33,15 +28,30 @@ function secret(): Uint8Array {
 }
 
 export function issueToken(userId: string): Promise<string> {
-  return new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(userId).setIssuedAt().sign(secret());
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setIssuedAt(now)
+    .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
+    .sign(secret());
 }
 
-/** The user id a token was issued for, or null when it is missing, forged or tampered with. */
-export async function verifyToken(token: string | undefined | null): Promise<string | null> {
+export interface VerifiedToken {
+  userId: string;
+  /** Past half its life: the caller should re-issue it. */
+  stale: boolean;
+}
+
+/** The user a token was issued for, or null when it is missing, forged, tampered with or expired. */
+export async function verifyToken(token: string | undefined | null): Promise<VerifiedToken | null> {
   if (!token) return null;
   try {
-    const { payload } = await jwtVerify(token, secret(), { algorithms: ["HS256"] });
-    return typeof payload.sub === "string" ? payload.sub : null;
+    // maxTokenAge also bounds tokens issued before expiry existed (they carry only `iat`).
+    const { payload } = await jwtVerify(token, secret(), { algorithms: ["HS256"], maxTokenAge: TOKEN_LIFETIME_SECONDS });
+    if (typeof payload.sub !== "string" || typeof payload.iat !== "number") return null;
+    const age = Date.now() / 1000 - payload.iat;
+    return { userId: payload.sub, stale: age > TOKEN_LIFETIME_SECONDS / 2 };
   } catch {
     return null;
   }
@@ -50,25 +60,41 @@ export async function verifyToken(token: string | undefined | null): Promise<str
 function cookieValue(header: string | null, name: string): string | undefined {
   for (const part of header?.split(";") ?? []) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join("="));
+    } catch {
+      return undefined; // bad %-encoding: no usable token, so a 401 rather than a crash
+    }
   }
   return undefined;
 }
 
-/** Bearer token first, then the cookie: API clients and browsers authenticate the same way. */
-function tokenFrom(headers: Headers): string | undefined {
+/** Where a request's token came from: a Bearer header (API clients) or the cookie (browsers). */
+export function tokenFrom(headers: Headers): { token: string; via: "bearer" | "cookie" } | null {
   const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
-  return bearer ?? cookieValue(headers.get("cookie"), AUTH_COOKIE);
+  if (bearer) return { token: bearer, via: "bearer" };
+  const cookie = cookieValue(headers.get("cookie"), AUTH_COOKIE);
+  return cookie ? { token: cookie, via: "cookie" } : null;
 }
 
-export async function getUserId(request: Request): Promise<string> {
-  const userId = await verifyToken(tokenFrom(request.headers));
-  if (!userId) throw new AuthError();
-  return userId;
+/** Whether the client reached us over HTTPS, directly or through a TLS-terminating proxy. */
+export function isHttps(url: URL, headers: Headers): boolean {
+  return url.protocol === "https:" || headers.get("x-forwarded-proto")?.split(",")[0].trim().toLowerCase() === "https";
+}
+
+export function authCookieOptions(secure: boolean) {
+  return { httpOnly: true, sameSite: "lax" as const, path: "/", maxAge: TOKEN_LIFETIME_SECONDS, secure };
+}
+
+/** A `Set-Cookie` value carrying a token, for responses built without NextResponse. */
+export function authCookie(token: string, secure: boolean): string {
+  const parts = [`${AUTH_COOKIE}=${token}`, "Path=/", `Max-Age=${TOKEN_LIFETIME_SECONDS}`, "HttpOnly", "SameSite=Lax"];
+  return (secure ? [...parts, "Secure"] : parts).join("; ");
 }
 
 /** For server components and server actions. */
 export async function currentUserId(): Promise<string | null> {
   const { headers } = await import("next/headers");
-  return verifyToken(tokenFrom(await headers()));
+  return (await verifyToken(tokenFrom(await headers())?.token))?.userId ?? null;
 }

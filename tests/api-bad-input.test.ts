@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type Call, call, guestWithChat, routes, snapshot } from "./support/api";
+import { browser, type Call, call, guestWithChat, routes, snapshot } from "./support/api";
 
 type Case = [name: string, route: unknown, request: Call, status: number, code: string | RegExp];
 
+const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+
 /** Bad requests against a real chat: each gets a 4xx with {error, code} and writes nothing (SPEC §4). */
-function catalogue(sessionId: string): Case[] {
+function catalogue(sessionId: string, token: string): Case[] {
   const params = { id: sessionId };
   const post = (route: unknown, body: unknown, status: number, code: string | RegExp, name: string): Case => [
     name,
@@ -15,6 +17,12 @@ function catalogue(sessionId: string): Case[] {
   ];
   const event = { invocation_id: "i-new", author: "user" };
   const big = "x".repeat(10 * 1024 * 1024 + 1);
+  const file = (filename: string): Call => ({ method: "POST", params, body: { filename, text: "x" } });
+  const typed = (mime_type: string): Call => ({ method: "POST", params, body: { filename: "t.txt", mime_type, text: "x" } });
+  const version = (query: string): Call => ({ params: { ...params, filename: "notes.txt" }, path: `/x?${query}` });
+  const as = (type: string, request: Call): Call => ({ ...request, headers: { "content-type": type } });
+  const a2a = (text: string): Call => ({ method: "POST", params: { agent: "demo" }, raw: text });
+  const message = { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "hi" }] };
   return [
     ["malformed JSON (sessions)", routes.sessions.POST, { method: "POST", raw: "{nope" }, 400, "invalid_json"],
     ["malformed JSON (events)", routes.events.POST, { method: "POST", params, raw: "[{" }, 400, "invalid_json"],
@@ -94,6 +102,116 @@ function catalogue(sessionId: string): Case[] {
       404,
       "agent_not_found",
     ],
+    // Cross-site request forgery: a body no cross-site form can send, the cookie from a foreign origin.
+    ["text/plain body (sessions)", routes.sessions.POST, as("text/plain", { method: "POST", body: {} }), 415, "unsupported_media_type"],
+    [
+      "form body (events)",
+      routes.events.POST,
+      as("application/x-www-form-urlencoded", { method: "POST", params, body: event }),
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "no content type (rewind)",
+      routes.rewind.POST,
+      as("", { method: "POST", params, body: { rewind_before_invocation_id: "x" } }),
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "text/plain body (A2A)",
+      routes.a2a.POST,
+      as("text/plain", a2a(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message } }))),
+      415,
+      "unsupported_media_type",
+    ],
+    [
+      "cookie from another origin (fork)",
+      routes.fork.POST,
+      { method: "POST", params, body: {}, token: null, headers: browser(token, "http://localhost:3999") },
+      403,
+      "cross_origin",
+    ],
+    [
+      "cookie from another origin (A2A)",
+      routes.a2a.POST,
+      {
+        ...a2a(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message } })),
+        token: null,
+        headers: browser(token, "http://127.0.0.1:3999"),
+      },
+      403,
+      "cross_origin",
+    ],
+    [
+      "cookie from an opaque origin (artifact)",
+      routes.artifacts.POST,
+      { ...file("x.txt"), token: null, headers: browser(token, "null") },
+      403,
+      "cross_origin",
+    ],
+    ["malformed token cookie", routes.sessions.GET, { token: null, headers: { cookie: "retrace_token=%E0%A4%A" } }, 401, "unauthorized"],
+    // One request never stalls the others.
+    post(
+      routes.events.POST,
+      Array.from({ length: 1001 }, (_, i) => ({ ...event, id: `e${i}` })),
+      400,
+      "too_many_events",
+      "1,001 events in one append",
+    ),
+    [
+      "JSON nested 5,000 deep (session state)",
+      routes.sessions.POST,
+      { method: "POST", raw: `{"state":{"k":${deep(5000)}}}` },
+      400,
+      "json_too_deep",
+    ],
+    ["JSON nested 65 deep (events)", routes.events.POST, { method: "POST", params, raw: deep(65) }, 400, "json_too_deep"],
+    [
+      "kagent envelope nested 5,000 deep",
+      routes.events.POST,
+      {
+        method: "POST",
+        params,
+        body: { id: "k", data: `{"invocation_id":"i","author":"user","actions":{"state_delta":{"k":${deep(5000)}}}}` },
+      },
+      400,
+      "json_too_deep",
+    ],
+    [
+      "JSON nested 5,000 deep (A2A)",
+      routes.a2a.POST,
+      a2a(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":${deep(5000)}}}`),
+      400,
+      "json_too_deep",
+    ],
+    // Values that would break a header or a download later.
+    ["mime_type with CR/LF", routes.artifacts.POST, typed("text/html\r\nSet-Cookie: x=1"), 400, "invalid_request"],
+    ["mime_type with NUL", routes.artifacts.POST, typed("text/plain\u0000"), 400, "invalid_request"],
+    ["mime_type beyond Latin-1", routes.artifacts.POST, typed("text/plain; charset=日本"), 400, "invalid_request"],
+    ["mime_type with Latin-1 letters", routes.artifacts.POST, typed("text/plaîn"), 400, "invalid_request"],
+    ["mime_type without subtype", routes.artifacts.POST, typed("text"), 400, "invalid_request"],
+    ["empty mime_type", routes.artifacts.POST, typed(""), 400, "invalid_request"],
+    ["empty version", routes.artifactFile.GET, version("version="), 400, "invalid_request"],
+    ["exponent version", routes.artifactFile.GET, version("version=1e2"), 400, "invalid_request"],
+    ["hex version", routes.artifactFile.GET, version("version=0x1"), 400, "invalid_request"],
+    ["bidi override filename", routes.artifacts.POST, file("invoice\u202Etxt.exe"), 400, "invalid_request"],
+    ["bidi isolate filename", routes.artifacts.POST, file("\u2066notes\u2069.txt"), 400, "invalid_request"],
+    ["right-to-left mark filename", routes.artifacts.POST, file("notes\u200F.txt"), 400, "invalid_request"],
+    ["bell character filename", routes.artifacts.POST, file("ding\u0007.txt"), 400, "invalid_request"],
+    ["DEL character filename", routes.artifacts.POST, file("del\u007F.txt"), 400, "invalid_request"],
+    ["newline filename", routes.artifacts.POST, file("two\nlines.txt"), 400, "invalid_request"],
+    ["C1 control filename", routes.artifacts.POST, file("next\u0085line.txt"), 400, "invalid_request"],
+    // Paths no route serves.
+    ...["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].map(
+      (method): Case => [
+        `unknown /api path (${method})`,
+        routes.unknown[method as "GET"],
+        { method, path: "/api/nope/deeper", body: method === "GET" ? undefined : {} },
+        404,
+        "not_found",
+      ],
+    ),
   ];
 }
 
@@ -131,14 +249,14 @@ describe("bad input (SPEC §4): a clear 4xx, nothing written", () => {
     const alice = await guestWithChat();
     const before = await snapshot();
     const seen: string[] = [];
-    for (const [name, route, request, status, code] of catalogue(alice.sessionId)) {
-      const response = await call(route, { ...request, token: alice.token });
+    for (const [name, route, request, status, code] of catalogue(alice.sessionId, alice.token)) {
+      const response = await call(route, { token: alice.token, ...request });
       expect({ name, status: response.status }).toEqual({ name, status });
       expect(response.json, name).toEqual({ error: expect.any(String), code: expect.stringMatching(code) });
       seen.push(name);
     }
     expect(await snapshot()).toEqual(before);
-    expect(seen.length).toBeGreaterThanOrEqual(35);
+    expect(seen.length).toBeGreaterThanOrEqual(71);
   });
 
   it("A2A JSON-RPC", async () => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { getUserId } from "@/lib/auth";
-import { AppError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
-
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+import { authCookie, isHttps, issueToken, tokenFrom, verifyToken } from "@/lib/auth";
+import { AppError, AuthError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
+import { assertJsonDepth } from "./json-depth";
+import { MAX_BODY_BYTES } from "./limits";
 
 /** A page's cursor travels beside `data` (docs/api.md, "Paging"). */
 type Result = Response | { data: unknown; status?: number; message?: string; next_before?: string | null };
@@ -22,6 +22,63 @@ export function errorResponse(error: unknown): Response {
   return json({ error: "Internal server error", code: "internal" }, 500);
 }
 
+/** The origin the client sees us at: a reverse proxy's X-Forwarded-Host/-Proto win over our own. */
+function ownOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0].trim() || request.headers.get("host") || url.host;
+  return new URL(`${isHttps(url, request.headers) ? "https" : "http"}://${host}`).origin;
+}
+
+/**
+ * Refuses a request a browser sent from a page of another origin (another site, or another port
+ * of this host): with the cookie it would act as the victim (CSRF, SPEC §4). Browsers always send
+ * `Origin` on POST, PUT, PATCH and DELETE; a request without one did not come from a foreign page.
+ */
+export function refuseForeignOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (origin === null) return;
+  let normalized: string | null = null;
+  try {
+    normalized = new URL(origin).origin;
+  } catch {
+    // "null" (sandboxed frames, privacy-sensitive redirects) or garbage: not our origin
+  }
+  if (normalized !== ownOrigin(request)) {
+    throw new AppError(
+      403,
+      "cross_origin",
+      "Requests from another origin may not use the session cookie; send Authorization: Bearer <token>",
+    );
+  }
+}
+
+interface Caller {
+  userId: string;
+  /** Headers that hand back a renewed token when the caller's is past half its life. */
+  renewal: [name: string, value: string] | null;
+}
+
+/**
+ * Bearer token or cookie → the caller; the cookie only from our own origin. A token used in the
+ * second half of its life is renewed: a new cookie, or for Bearer clients `X-Retrace-Token`.
+ */
+async function authenticate(request: Request): Promise<Caller> {
+  const found = tokenFrom(request.headers);
+  const verified = await verifyToken(found?.token);
+  if (!found || !verified) throw new AuthError();
+  if (found.via === "cookie") refuseForeignOrigin(request);
+  if (!verified.stale) return { userId: verified.userId, renewal: null };
+  const token = await issueToken(verified.userId);
+  const renewal: Caller["renewal"] =
+    found.via === "bearer" ? ["x-retrace-token", token] : ["set-cookie", authCookie(token, isHttps(new URL(request.url), request.headers))];
+  return { userId: verified.userId, renewal };
+}
+
+/** The authenticated user (401 otherwise; 403 for a cookie sent from another origin). */
+export async function getUserId(request: Request): Promise<string> {
+  return (await authenticate(request)).userId;
+}
+
 /**
  * Every authenticated route handler reads the same way: authenticate, run, wrap the result in
  * `{data}` or map the error to `{error, code}`.
@@ -29,19 +86,31 @@ export function errorResponse(error: unknown): Response {
 export function handler<P = Record<string, never>>(fn: (ctx: Context<P>) => Promise<Result> | Result) {
   return async (request: Request, route: { params: Promise<P> }) => {
     try {
-      const userId = await getUserId(request);
-      const result = await fn({ request, userId, params: await route.params });
-      if (result instanceof Response) return result;
-      const { status = 200, ...body } = result;
-      return json(body, status);
+      const caller = await authenticate(request);
+      const result = await fn({ request, userId: caller.userId, params: await route.params });
+      let response: Response;
+      if (result instanceof Response) response = result;
+      else {
+        const { status = 200, ...body } = result;
+        response = json(body, status);
+      }
+      if (caller.renewal) response.headers.append(...caller.renewal);
+      return response;
     } catch (error) {
       return errorResponse(error);
     }
   };
 }
 
-/** Reads the body as text, refusing more than 10 MiB even when Content-Length is absent or lies. */
+/**
+ * Reads a JSON request body as text: `Content-Type: application/json` only (415; a cross-site form
+ * or `no-cors` fetch cannot send it), at most 10 MiB even when Content-Length is absent or lies
+ * (413), nested at most 64 levels (400).
+ */
 export async function readBody(request: Request): Promise<string> {
+  const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (type !== "application/json")
+    throw new AppError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw new PayloadTooLargeError();
   if (!request.body) return "";
   const reader = request.body.getReader();
@@ -57,7 +126,9 @@ export async function readBody(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = Buffer.concat(chunks).toString("utf8");
+  assertJsonDepth(text);
+  return text;
 }
 
 export async function readJson(request: Request): Promise<unknown> {

@@ -19,12 +19,18 @@ export const forkInput = z.strictObject({
   name: name.optional(),
 });
 
+/** `type/subtype` with optional `; name=value` parameters, printable ASCII only: safe as a header value. */
+const MIME_TYPE =
+  /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+(?:[ \t]*;[ \t]*[\w!#$%&'*+.^`|~-]+=(?:[\w!#$%&'*+.^`|~-]+|"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e]|\\[\t\x20-\x7e])*"))*$/;
+
+export const isMimeType = (value: string) => MIME_TYPE.test(value);
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export const saveArtifactInput = z
   .strictObject({
     filename: z.string().min(1).max(300),
-    mime_type: z.string().min(1).max(200).optional(),
+    mime_type: z.string().max(200).regex(MIME_TYPE, "mime_type must be a media type like text/plain (printable ASCII)").optional(),
     text: z.string().optional(),
     data_base64: z.string().regex(BASE64, "data_base64 is not valid base64").optional(),
   })
@@ -32,7 +38,11 @@ export const saveArtifactInput = z
     message: "Give exactly one of text or data_base64",
   });
 
-export const artifactVersion = z.coerce.number().int().nonnegative().optional();
+export const artifactVersion = z
+  .string()
+  .regex(/^\d{1,9}$/, "version must be a non-negative integer")
+  .transform(Number)
+  .optional();
 
 export const switchInput = z.strictObject({ invocation_id: invocationId });
 

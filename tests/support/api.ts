@@ -1,3 +1,4 @@
+import * as unknown from "@/app/api/[[...path]]/route";
 import * as agentCard from "@/app/api/a2a/[agent]/.well-known/agent-card.json/route";
 import * as a2a from "@/app/api/a2a/[agent]/route";
 import * as appState from "@/app/api/agents/[agent]/state/route";
@@ -36,6 +37,7 @@ export const routes = {
   tasks,
   versions,
   sessions,
+  unknown,
 };
 
 export interface Call {
@@ -70,6 +72,11 @@ export async function call(route: unknown, { method = "GET", path = "/api/x", to
     json = undefined;
   }
   return { status: response.status, json, text, headers: response.headers };
+}
+
+/** Headers of a browser request carrying `token` as the cookie, sent from `origin` when given. */
+export function browser(token: string, origin?: string): Record<string, string> {
+  return { cookie: `retrace_token=${token}`, ...(origin ? { origin } : {}) };
 }
 
 export async function newGuest() {

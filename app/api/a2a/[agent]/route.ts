@@ -1,7 +1,6 @@
 import { serveJsonRpc } from "@/lib/a2a/jsonrpc";
 import { getAgent } from "@/lib/agent/registry";
-import { errorResponse, readBody } from "@/lib/api/handler";
-import { getUserId } from "@/lib/auth";
+import { errorResponse, getUserId, readBody } from "@/lib/api/handler";
 
 /** A2A JSON-RPC 2.0 for one agent, protocol v1.0 and v0.3 (SPEC §4.5); the browser chat uses it too. */
 export async function POST(request: Request, route: { params: Promise<{ agent: string }> }) {

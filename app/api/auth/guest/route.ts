@@ -1,15 +1,15 @@
-import { errorResponse, json } from "@/lib/api/handler";
-import { AUTH_COOKIE, AUTH_COOKIE_OPTIONS, issueToken } from "@/lib/auth";
+import { errorResponse, json, refuseForeignOrigin } from "@/lib/api/handler";
+import { authCookie, isHttps, issueToken } from "@/lib/auth";
 import { createUser } from "@/lib/db/queries";
 
-export async function POST() {
+export async function POST(request: Request) {
   try {
+    // A foreign page must not swap a browser's cookie for a fresh guest's (it would lose its chats).
+    refuseForeignOrigin(request);
     const userId = await createUser();
     const token = await issueToken(userId);
     const response = json({ data: { user_id: userId, token } }, 201);
-    const { maxAge, ...options } = AUTH_COOKIE_OPTIONS;
-    const cookie = [`${AUTH_COOKIE}=${token}`, `Path=${options.path}`, `Max-Age=${maxAge}`, "HttpOnly", "SameSite=Lax"];
-    response.headers.append("set-cookie", cookie.join("; "));
+    response.headers.append("set-cookie", authCookie(token, isHttps(new URL(request.url), request.headers)));
     return response;
   } catch (error) {
     return errorResponse(error);

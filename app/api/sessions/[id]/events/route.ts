@@ -1,7 +1,8 @@
 import { handler, listing, readJson, readQuery } from "@/lib/api/handler";
+import { assertJsonDepth } from "@/lib/api/json-depth";
 import { eventsQuery, pageOf } from "@/lib/api/schemas";
 import { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "@/lib/db/queries";
-import { ValidationError } from "@/lib/errors";
+import { AppError, ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
 
 type Params = { id: string };
@@ -17,8 +18,17 @@ export const POST = handler<Params>(async ({ request, userId, params }) => {
   const body = await readJson(request);
   const items = Array.isArray(body) ? body : [body];
   if (items.length === 0) throw new ValidationError("No events given");
-  if (items.length > MAX_EVENTS_PER_APPEND) throw new ValidationError(`At most ${MAX_EVENTS_PER_APPEND} events per request`);
+  if (items.length > MAX_EVENTS_PER_APPEND) {
+    throw new AppError(
+      400,
+      "too_many_events",
+      `At most ${MAX_EVENTS_PER_APPEND} events per request (got ${items.length}); send them in batches`,
+    );
+  }
   const events = items.map((item, i) => {
+    // kagent's envelope carries the event as JSON text, which the request's depth check never saw.
+    const envelope = item as { data?: unknown } | null;
+    if (typeof envelope?.data === "string") assertJsonDepth(envelope.data);
     try {
       return normalizeEvent(item);
     } catch (error) {

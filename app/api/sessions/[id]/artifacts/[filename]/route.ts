@@ -1,5 +1,5 @@
 import { handler, parse } from "@/lib/api/handler";
-import { artifactVersion } from "@/lib/api/schemas";
+import { artifactVersion, isMimeType } from "@/lib/api/schemas";
 import { loadArtifact } from "@/lib/db/queries";
 
 export const GET = handler<{ id: string; filename: string }>(async ({ request, userId, params }) => {
@@ -7,7 +7,8 @@ export const GET = handler<{ id: string; filename: string }>(async ({ request, u
   const file = await loadArtifact(userId, params.id, params.filename, version);
   return new Response(new Uint8Array(file.data), {
     headers: {
-      "content-type": file.mime_type,
+      // Saves validate the type; a file stored before they did is still served, as opaque bytes.
+      "content-type": isMimeType(file.mime_type) ? file.mime_type : "application/octet-stream",
       "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
       "x-artifact-version": String(file.version),
       // Files are user content: never let them run script in our origin.
