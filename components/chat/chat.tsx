@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { Task } from "@/lib/a2a/types";
+import { DEMO_AGENT } from "@/lib/agent/names";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { ChatHeader, ForkBanner } from "./chat-header";
@@ -32,7 +33,7 @@ export function Chat({
   const queryClient = useQueryClient();
   const refresh = useRefreshSession();
   const [sessionId, setSessionId] = useState<string | null>(session?.id ?? null);
-  const [agent, setAgent] = useState(session?.agent ?? agents[0]?.name ?? "demo");
+  const [agent, setAgent] = useState(session?.agent ?? agents[0]?.name ?? DEMO_AGENT);
   const [text, setText] = useState(draft ?? "");
   const [pending, setPending] = useState(false);
   /** A new chat's first turn ended and its own route is loading: this component is about to be replaced. */

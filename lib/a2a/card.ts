@@ -1,6 +1,7 @@
 import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, AgentCard } from "@a2a-js/sdk";
 import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import { parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
+import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Agent } from "@/lib/agent/types";
 
 const skills = (agent: Agent) => [
@@ -18,7 +19,7 @@ const skills = (agent: Agent) => [
     tags: ["artifacts"],
     examples: ["save file notes.txt with content hello", "load file notes.txt"],
   },
-  ...(agent.name === "demo"
+  ...(agent.name === DEMO_AGENT
     ? [
         {
           id: "recap",

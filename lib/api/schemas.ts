@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAppKey } from "@/lib/session/state";
 
 const name = z.string().trim().min(1, "Name must not be empty").max(200, "Name is at most 200 characters");
 const invocationId = z.string().min(1).max(200);
@@ -75,4 +76,4 @@ export const eventsQuery = z.object({ ...pageFields, view: z.enum(["all", "effec
 export const appStateInput = z
   .record(z.string().min(5).max(500), z.json())
   .refine((state) => Object.keys(state).length > 0, { message: "Give at least one app: key" })
-  .refine((state) => Object.keys(state).every((k) => k.startsWith("app:")), { message: "Every key must start with app:" });
+  .refine((state) => Object.keys(state).every(isAppKey), { message: "Every key must start with app:" });

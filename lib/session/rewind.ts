@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { deepEqual, emptyState, hasKey, scopeOf } from "./state";
+import { deepEqual, emptyState, hasKey, scopeOf, USER_PREFIX } from "./state";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "./types";
 
 export function newInvocationId(): string {
@@ -34,7 +34,7 @@ export interface ArtifactRestore {
 /** Session-scoped files whose recorded version moved after the boundary (rewind, step 4). */
 export function rewindArtifactPlan(current: Map<string, number>, atBoundary: Map<string, number>): ArtifactRestore[] {
   return [...current.keys()]
-    .filter((filename) => !filename.startsWith("user:") && current.get(filename) !== atBoundary.get(filename))
+    .filter((filename) => !filename.startsWith(USER_PREFIX) && current.get(filename) !== atBoundary.get(filename))
     .sort()
     .map((filename) => ({ filename, restore: atBoundary.get(filename) ?? null }));
 }
