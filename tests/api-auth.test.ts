@@ -47,6 +47,14 @@ describe("guest tokens (SPEC §4.1): 30-day expiry, sliding renewal, cookie flag
     const bearer = await call(routes.sessions.GET, { token: alice.token });
     expect(bearer.headers.get("set-cookie")).toBeNull();
     expect(decodeJwt(bearer.headers.get("x-retrace-token")!)).toMatchObject({ sub: alice.user_id, iat: Math.floor(Date.now() / 1000) });
+    // An A2A-only client is renewed too.
+    const a2a = await call(routes.a2a.POST, {
+      method: "POST",
+      token: alice.token,
+      params: { agent: "demo" },
+      body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "none" } },
+    });
+    expect(decodeJwt(a2a.headers.get("x-retrace-token")!)).toMatchObject({ sub: alice.user_id });
     // The renewed token outlives the original one.
     daysLater(40);
     expect((await call(routes.sessions.GET, { headers: browser(token!) })).status).toBe(200);

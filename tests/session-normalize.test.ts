@@ -27,8 +27,10 @@ describe("event normalisation", () => {
     expect(normalizeEvent(camel)).toEqual(snake);
   });
 
-  it("unwraps kagent's {id, data} form", () => {
+  it("unwraps kagent's {id, data} form, taking the outer id when the event has none", () => {
     expect(normalizeEvent({ id: "ev1", data: JSON.stringify(snake) })).toEqual(snake);
+    const { id: _, ...withoutId } = snake;
+    expect(normalizeEvent({ id: "outer-1", data: JSON.stringify(withoutId) }).id).toBe("outer-1");
   });
 
   it("fills in id, timestamp and empty deltas", () => {

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
 import {
   forkSession,
   getSession,
@@ -158,5 +160,24 @@ describe("fork", () => {
     const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv550" });
     expect(fork.state).toEqual({ n: 549 });
     expect((await rewindSession(f.userId, fork.id, "inv300")).session.state).toEqual({ n: 299 });
+  });
+});
+
+describe("fork and retries", () => {
+  it("a fork starts with no A2A message ids: a send there is new, while the source still answers its retry", async () => {
+    const f = await fixture();
+    await f.append(event("inv1", { author: "user", text: "q1" }));
+    const db = await getDb();
+    await saveTask(f.userId, f.sessionId, {
+      kind: "task",
+      id: "t1",
+      contextId: f.sessionId,
+      status: { state: "completed" },
+      metadata: { kagent_invocation_id: "inv1" },
+    });
+    await db.run(sql`UPDATE invocations SET message_id = 'm-1' WHERE session_id = ${f.sessionId}`);
+    const fork = await forkSession(f.userId, f.sessionId);
+    const copied = await db.all<{ message_id: string | null }>(sql`SELECT message_id FROM invocations WHERE session_id = ${fork.id}`);
+    expect(copied).toEqual([{ message_id: null }]);
   });
 });

@@ -67,9 +67,9 @@ describe("state scopes", () => {
     expect((await getSession(a.userId, a.sessionId)).state).toEqual({});
   });
 
-  it("initial state is split by scope at creation", async () => {
+  it("initial state is split by scope at creation; null means no such key", async () => {
     const userId = await createUser();
-    const s = await createSession(userId, { state: { k: 1, "user:u": true, "temp:t": 0 } });
+    const s = await createSession(userId, { state: { k: 1, gone: null, "user:u": true, "temp:t": 0 } });
     expect(s.state).toEqual({ k: 1, "user:u": true });
   });
 

@@ -84,6 +84,47 @@ describe("the turn lock", () => {
     expect((await listEvents(f.userId, f.sessionId)).items.filter((e) => e.author === "user")).toHaveLength(1);
   });
 
+  it("Edit & resend commits its rewind with the new turn, or not at all; a retry of it runs nothing twice", async () => {
+    process.env.DEMO_WORD_DELAY_MS = "0";
+    const f = await fixture();
+    const first = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "set color to red" })).done;
+    const invocationId = first.metadata?.kagent_invocation_id as string;
+    const edit = () =>
+      startTurn({
+        userId: f.userId,
+        sessionId: f.sessionId,
+        agent: demo,
+        text: "set color to blue",
+        messageId: "edit-1",
+        rewindBefore: { invocationId, reason: "edit" },
+      });
+    const edited = await (await edit()).done;
+    const retried = await (await edit()).done;
+    expect(retried).toEqual(edited);
+    const events = (await listEvents(f.userId, f.sessionId)).items;
+    expect(events.filter((e) => e.actions?.rewind_before_invocation_id)).toHaveLength(1);
+    expect((await getSession(f.userId, f.sessionId)).state).toEqual({ color: "blue" });
+
+    process.env.RETRACE_MAX_CONCURRENT_TURNS = "1";
+    const busy = await fixture();
+    await busy.append(event("b1", { author: "user", text: "x" }));
+    const other = await createSession(busy.userId);
+    const turn = await holdTurn({ userId: busy.userId, sessionId: other.id });
+    const log = async () => (await listEvents(busy.userId, busy.sessionId)).items;
+    const before = await log();
+    await expect(
+      startTurn({
+        userId: busy.userId,
+        sessionId: busy.sessionId,
+        agent: demo,
+        text: "y",
+        rewindBefore: { invocationId: "b1", reason: "edit" },
+      }),
+    ).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(await log()).toEqual(before);
+    await turn.stop();
+  });
+
   it("a turn that lost its session stops without another write, and its late writes are refused", async () => {
     process.env.DEMO_WORD_DELAY_MS = "50";
     process.env.RETRACE_TURN_LEASE_MS = LEASE;

@@ -3,6 +3,7 @@ import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from "@a2a-
 import { parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
 import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Agent } from "@/lib/agent/types";
+import { ownOrigin } from "@/lib/api/handler";
 
 const skills = (agent: Agent) => [
   {
@@ -79,7 +80,7 @@ export function agentCard(agent: Agent, origin: string): AgentCard {
  * that sends `A2A-Version: 1.0`, else the v0.3 card with the v1.0 interfaces embedded.
  */
 export function agentCardResponse(agent: Agent, request: Request): Response {
-  const origin = new URL(request.url).origin;
+  const origin = ownOrigin(request);
   const version = request.headers.get(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION;
   const card = AgentCard.toJSON(agentCard(agent, origin)) as { supportedInterfaces: unknown };
   const body = version.startsWith("0.") ? { ...legacyCard(agent, origin), supportedInterfaces: card.supportedInterfaces } : card;

@@ -9,6 +9,7 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { A2A_ERROR_CODE, JsonRpcRequestMalformedError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import type { Agent } from "@/lib/agent/types";
+import { ownOrigin } from "@/lib/api/handler";
 import { agentCard } from "./card";
 import { RetraceRequestHandler } from "./request-handler";
 
@@ -79,7 +80,7 @@ export async function serveJsonRpc(request: Request, body: string, userId: strin
   const id = typeof rpc === "object" && (typeof rpc.id === "string" || typeof rpc.id === "number") ? rpc.id : null;
   const legacy = isLegacyJsonRpcMethod(method) || (!isV1JsonRpcMethod(method) && version === A2A_LEGACY_PROTOCOL_VERSION);
   const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
-  const card = agentCard(agent, new URL(request.url).origin);
+  const card = agentCard(agent, ownOrigin(request));
   try {
     validateVersion(version, card, "JSONRPC");
     const context = new ServerCallContext({

@@ -4,7 +4,7 @@ import { A2AError } from "@a2a-js/sdk/errors";
 import { z } from "zod";
 import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
-import { createSession, getSession, getTask, rewindSession, saveTask } from "@/lib/db/queries";
+import { createSession, getSession, getTask, rewindForMessage } from "@/lib/db/queries";
 import { malformed, toA2AError } from "./errors";
 import type { Task, TaskStatusUpdateEvent } from "./types";
 import { coreMessageText, toStreamResponse } from "./wire";
@@ -39,21 +39,12 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
       if (rewindTo) throw malformed("A rewind needs the contextId of the session");
       sessionId = (await createSession(userId, { agent: agent.name })).id;
     }
-    if (rewindTo) {
-      const { event: marker } = await rewindSession(userId, sessionId, rewindTo, reason);
-      if (!text) {
-        // Stored without a history: the store reads it as the effective history right after the marker.
-        await saveTask(userId, sessionId, {
-          kind: "task",
-          id: marker.invocation_id,
-          contextId: sessionId,
-          status: { state: "completed", timestamp: new Date().toISOString() },
-          metadata: { kagent_invocation_id: marker.invocation_id, kagent_rewind_before_invocation_id: rewindTo },
-        });
-        return { task: await getTask(userId, marker.invocation_id) };
-      }
+    // A retried message (same messageId) finds what the first one did: no second rewind, no second turn.
+    if (rewindTo && !text) {
+      return { task: await getTask(userId, await rewindForMessage(userId, sessionId, rewindTo, reason ?? "rewind", message.messageId)) };
     }
-    return { turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId }) };
+    const rewindBefore = rewindTo ? { invocationId: rewindTo, reason: reason ?? "rewind" } : undefined;
+    return { turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId, rewindBefore }) };
   } catch (error) {
     throw toA2AError(error);
   }

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { appendEvents, beginTurn, endTurn, getSession, renewTurn, saveTask } from "@/lib/db/queries";
 import { leaseMs } from "@/lib/db/turns";
 import { StaleTurnError } from "@/lib/errors";
-import { newInvocationId } from "@/lib/session/rewind";
+import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
 import { buildAgentContext } from "./context";
 import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
@@ -36,6 +36,8 @@ export async function startTurn(opts: {
   agent: Agent;
   text: string;
   messageId?: string;
+  /** Rewind before this invocation first, in the same transaction (Edit & resend, Regenerate). */
+  rewindBefore?: { invocationId: string; reason: RewindReason };
 }): Promise<Turn> {
   const { userId, sessionId, agent } = opts;
   const invocationId = newInvocationId();
@@ -59,7 +61,13 @@ export async function startTurn(opts: {
     history: [eventToMessage(userEvent, sessionId, taskId)],
     metadata: { kagent_invocation_id: invocationId, kagent_agent: agent.name },
   };
-  const begun = await beginTurn(userId, sessionId, { task, userEvent, owner: INSTANCE, messageId: opts.messageId });
+  const begun = await beginTurn(userId, sessionId, {
+    task,
+    userEvent,
+    owner: INSTANCE,
+    messageId: opts.messageId,
+    rewindBefore: opts.rewindBefore,
+  });
   if ("existing" in begun) return followTurn(userId, begun.existing);
   return runLocal({ userId, sessionId, agent, task, invocationId, event });
 }

@@ -23,7 +23,7 @@ export function errorResponse(error: unknown): Response {
 }
 
 /** The origin the client sees us at: a reverse proxy's X-Forwarded-Host/-Proto win over our own. */
-function ownOrigin(request: Request): string {
+export function ownOrigin(request: Request): string {
   const url = new URL(request.url);
   const host = request.headers.get("x-forwarded-host")?.split(",")[0].trim() || request.headers.get("host") || url.host;
   return new URL(`${isHttps(url, request.headers) ? "https" : "http"}://${host}`).origin;
@@ -74,9 +74,19 @@ async function authenticate(request: Request): Promise<Caller> {
   return { userId: verified.userId, renewal };
 }
 
-/** The authenticated user (401 otherwise; 403 for a cookie sent from another origin). */
-export async function getUserId(request: Request): Promise<string> {
-  return (await authenticate(request)).userId;
+/**
+ * For a route that builds its own response (the A2A endpoint): the caller, and the function that hands
+ * a renewed token back on that response.
+ */
+export async function authenticateRequest(request: Request) {
+  const caller = await authenticate(request);
+  return {
+    userId: caller.userId,
+    renew(response: Response): Response {
+      if (caller.renewal) response.headers.append(...caller.renewal);
+      return response;
+    },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Rewind and fork (docs/semantics.md): each one transaction over the log, nothing deleted. */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
+import type { Task } from "@/lib/a2a/types";
 import { config } from "@/lib/config";
 import { QuotaExceededError } from "@/lib/errors";
 import { type RewindReason, recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
@@ -15,9 +16,10 @@ import { markerLinks, requireBoundary } from "./layout";
 import { parseJson, type SessionRow } from "./rows";
 import { requireSession, sessionRecord } from "./sessions";
 import { stateBefore } from "./state";
+import { saveTaskTx, taskForMessage } from "./tasks";
 import { claimSession } from "./turns";
 import type { SessionRecord } from "./types";
-import { touchUser } from "./users";
+import { lockUser, touchUser } from "./users";
 
 /** Recorded artifact versions (session files) before `boundary` and overall. */
 async function recordedArtifacts(tx: Executor, row: SessionRow, boundary: number) {
@@ -54,6 +56,30 @@ export async function rewindSession(userId: string, sessionId: string, invocatio
   });
 }
 
+/**
+ * A2A's rewind control message without text: the rewind and the task that answers it, stored with the
+ * message's id in one transaction — so a retried message finds that task and rewinds nothing twice.
+ * Resolves with the task's id.
+ */
+export async function rewindForMessage(userId: string, sessionId: string, invocationId: string, reason: RewindReason, messageId: string) {
+  const db = await getDb();
+  return db.write(async (tx) => {
+    const existing = await taskForMessage(tx, (await requireSession(tx, userId, sessionId, true)).id, messageId);
+    if (existing) return existing.id;
+    const row = await claimSession(tx, userId, sessionId);
+    const marker = await rewindTx(tx, row, invocationId, reason);
+    const task: Task = {
+      kind: "task",
+      id: marker.invocation_id,
+      contextId: sessionId,
+      status: { state: "completed", timestamp: new Date().toISOString() },
+      metadata: { kagent_invocation_id: marker.invocation_id, kagent_rewind_before_invocation_id: invocationId },
+    };
+    await saveTaskTx(tx, row, task, messageId);
+    return task.id;
+  });
+}
+
 /** Raw copy in order under new event ids (same seqs), with the invocations (tree and tasks) and state checkpoints. Returns bytes copied. */
 async function copyLog(tx: Executor, from: string, to: string, boundary: number): Promise<number> {
   const { newUuid } = tx.dialect;
@@ -61,11 +87,11 @@ async function copyLog(tx: Executor, from: string, to: string, boundary: number)
     INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
     SELECT ${to}, seq, ${newUuid}, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent
     FROM events WHERE session_id = ${from} AND seq < ${boundary}`);
-  // Each copied task gets a new id; its history is the fork's copied events.
+  // Each copied task gets a new id (its history is the fork's copied events); a retry in the fork is a new send.
   await tx.run(sql`
     INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)
     SELECT ${to}, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker,
-      CASE WHEN task_id IS NULL THEN NULL ELSE ${newUuid} END, message_id, task
+      CASE WHEN task_id IS NULL THEN NULL ELSE ${newUuid} END, NULL, task
     FROM invocations WHERE session_id = ${from} AND first_seq < ${boundary}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state)
@@ -84,6 +110,7 @@ export async function forkSession(
   const db = await getDb();
   return db.write(async (tx) => {
     const source = await claimSession(tx, userId, sessionId);
+    await lockUser(tx, userId);
     const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId}`);
     if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
     const boundary = input.invocationId ? await requireBoundary(tx, source.id, input.invocationId) : source.last_seq + 1;

@@ -5,7 +5,7 @@ import { DEMO_AGENT } from "@/lib/agent/names";
 import { config } from "@/lib/config";
 import { ForbiddenScopeError, NotFoundError, QuotaExceededError, SessionBusyError, StaleTurnError } from "@/lib/errors";
 import { autoName, eventText, NEW_CHAT } from "@/lib/session/names";
-import { isAppKey, splitDelta } from "@/lib/session/state";
+import { applyDelta, emptyState, isAppKey, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
 import { getDb } from "./client";
 import type { Executor } from "./database";
@@ -15,7 +15,7 @@ import { parseJson, runningTaskId, type SessionRow, summary } from "./rows";
 import { applyScopedDelta, mergedState } from "./state";
 import { claimSession } from "./turns";
 import type { SessionRecord, SessionSummary } from "./types";
-import { ensureUser, touchUser } from "./users";
+import { ensureUser, lockUser, touchUser } from "./users";
 
 /**
  * The session, if `userId` owns it — checked before anything else, so another user's session is a
@@ -68,12 +68,14 @@ export async function createSession(userId: string, input: { agent?: string; nam
   const db = await getDb();
   return db.write(async (tx) => {
     await ensureUser(tx, userId);
+    await lockUser(tx, userId);
     const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId}`);
     const limit = config().limits.sessions;
     if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);
     const agent = input.agent ?? DEMO_AGENT;
     const parts = splitDelta(input.state);
-    const state = JSON.stringify(parts.session);
+    // null means "no such key", as in every delta.
+    const state = JSON.stringify(applyDelta(emptyState(), parts.session));
     const name = input.name?.trim();
     const now = Date.now();
     const activity = await touchUser(tx, userId);

@@ -7,13 +7,16 @@ import { sql } from "drizzle-orm";
 import type { Task } from "@/lib/a2a/types";
 import { config } from "@/lib/config";
 import { NotFoundError, QuotaExceededError } from "@/lib/errors";
+import type { RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import { appendEventsTx } from "./events";
+import { rewindTx } from "./rewind";
 import { parseJson, runningTaskId, type SessionRow } from "./rows";
 import { refuseWhileBusy, requireSession } from "./sessions";
 import { saveTaskTx, taskForMessage } from "./tasks";
+import { lockUser } from "./users";
 
 /** A turn holds its session this long past its last renewal (renewals come four times as often). */
 export const leaseMs = () => config().turnLeaseMs;
@@ -65,12 +68,19 @@ export async function claimSession(tx: Executor, userId: string, sessionId: stri
 /**
  * Starts a turn in one transaction: a send that repeats an A2A `messageId` gets the task it already
  * started; otherwise the session must be free (409) and the user under the concurrent-turn quota
- * (429), then the user's event, the task and the lease are stored together.
+ * (429), then the rewind it asks for (edit, regenerate), the user's event, the task and the lease are
+ * stored together.
  */
 export async function beginTurn(
   userId: string,
   sessionId: string,
-  input: { task: Task; userEvent: AdkEvent; owner: string; messageId?: string },
+  input: {
+    task: Task;
+    userEvent: AdkEvent;
+    owner: string;
+    messageId?: string;
+    rewindBefore?: { invocationId: string; reason: RewindReason };
+  },
 ): Promise<{ existing: Task } | { event: AdkEvent }> {
   const db = await getDb();
   return db.write(async (tx) => {
@@ -79,12 +89,18 @@ export async function beginTurn(
       const existing = await taskForMessage(tx, owned.id, input.messageId);
       if (existing) return { existing };
     }
-    const row = await claimSession(tx, userId, sessionId);
+    let row = await claimSession(tx, userId, sessionId);
+    await lockUser(tx, userId);
     const now = Date.now();
     const running = await tx.one<{ n: number }>(sql`
       SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
     const limit = config().limits.concurrentTurns;
     if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
+    // Edit & resend and Regenerate: the rewind and the new turn commit together, or neither does.
+    if (input.rewindBefore) {
+      await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);
+      row = await requireSession(tx, userId, sessionId, true);
+    }
     const [event] = await appendEventsTx(tx, row, [input.userEvent]);
     await saveTaskTx(tx, row, input.task, input.messageId);
     await tx.run(sql`

@@ -18,6 +18,11 @@ export async function ensureUser(tx: Executor, userId: string) {
   await tx.run(sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${Date.now()}) ON CONFLICT (id) DO NOTHING`);
 }
 
+/** Holds the user's row until the transaction ends (PostgreSQL), so two requests cannot both pass a quota check. */
+export async function lockUser(tx: Executor, userId: string) {
+  await tx.run(sql`SELECT id FROM users WHERE id = ${userId} ${tx.dialect.forUpdate}`);
+}
+
 /**
  * Records a write to one of the user's chats: the next value of the user's activity counter (so the
  * chat list has a total order, never a tie) and `bytes` more (or fewer) stored bytes, refused past the quota.

@@ -54,10 +54,12 @@ const kagentEnvelope = z.object({ id: z.string().optional(), data: z.string() })
  */
 export function normalizeEvent(input: unknown): AdkEvent {
   let raw = input;
+  let outerId: string | undefined;
   const envelope = kagentEnvelope.safeParse(input);
   if (envelope.success) {
     try {
       raw = JSON.parse(envelope.data.data);
+      outerId = envelope.data.id;
     } catch {
       throw new ValidationError("`data` is not valid event JSON");
     }
@@ -70,7 +72,8 @@ export function normalizeEvent(input: unknown): AdkEvent {
   const event = parsed.data as AdkEvent;
   return {
     ...event,
-    id: event.id ?? randomUUID(),
+    // kagent's envelope carries the event's id outside its JSON too.
+    id: event.id ?? outerId ?? randomUUID(),
     timestamp: event.timestamp ?? Date.now() / 1000,
     actions: { ...event.actions, state_delta: event.actions?.state_delta ?? {}, artifact_delta: event.actions?.artifact_delta ?? {} },
   };

@@ -1,14 +1,14 @@
 import { serveJsonRpc } from "@/lib/a2a/jsonrpc";
 import { getAgent } from "@/lib/agent/registry";
-import { errorResponse, getUserId, readBody } from "@/lib/api/handler";
+import { authenticateRequest, errorResponse, readBody } from "@/lib/api/handler";
 
 /** A2A JSON-RPC 2.0 for one agent, protocol v1.0 and v0.3 (SPEC §4.5); the browser chat uses it too. */
 export async function POST(request: Request, route: { params: Promise<{ agent: string }> }) {
   try {
-    const userId = await getUserId(request);
+    const caller = await authenticateRequest(request);
     const agent = getAgent((await route.params).agent);
     const body = await readBody(request);
-    return await serveJsonRpc(request, body, userId, agent);
+    return caller.renew(await serveJsonRpc(request, body, caller.userId, agent));
   } catch (error) {
     return errorResponse(error);
   }
