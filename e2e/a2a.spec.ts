@@ -5,7 +5,7 @@ import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResol
 import { expect, test } from "@playwright/test";
 
 /**
- * The official A2A client (`@a2a-js/sdk` 1.x) against the production build (SPEC §4.5): in its default
+ * The official A2A client (`@a2a-js/sdk` 1.x) against the production build (docs/api.md, "A2A"): in its default
  * v1.0 mode, and in its opt-in v0.3-compat mode as it talks to a v0.3 peer.
  */
 

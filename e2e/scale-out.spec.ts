@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { guestToken, type Instance, instance, startInstance } from "./support/api-client";
 import { INSTANCE_A, INSTANCE_B, POSTGRES_PORT, SHARED_SECRET } from "./support/instances";
 
-/** Two app instances on one PostgreSQL (SPEC §7): any instance serves any request. */
+/** Two app instances on one PostgreSQL (docs/semantics.md, "Turns"): any instance serves any request. */
 test.describe("two instances on one PostgreSQL", () => {
   let a: Instance;
   let b: Instance;

@@ -1,4 +1,4 @@
-/** Errors that carry their HTTP status and machine code (SPEC §4 envelope). */
+/** Errors that carry their HTTP status and machine code (docs/api.md, "Envelope"). */
 export class AppError extends Error {
   constructor(
     readonly status: number,

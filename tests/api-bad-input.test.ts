@@ -5,7 +5,7 @@ type Case = [name: string, route: unknown, request: Call, status: number, code: 
 
 const deep = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
 
-/** Bad requests against a real chat: each gets a 4xx with {error, code} and writes nothing (SPEC §4). */
+/** Bad requests against a real chat: each gets a 4xx with {error, code} and writes nothing (docs/api.md, "Requests"). */
 function catalogue(sessionId: string, token: string): Case[] {
   const params = { id: sessionId };
   const post = (route: unknown, body: unknown, status: number, code: string | RegExp, name: string): Case => [
@@ -244,7 +244,7 @@ const rpcCases: [string, string][] = [
   ["tasks/get without id", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: {} })],
 ];
 
-describe("bad input (SPEC §4): a clear 4xx, nothing written", () => {
+describe("bad input (docs/api.md, "Requests"): a clear 4xx, nothing written", () => {
   it("HTTP routes", async () => {
     const alice = await guestWithChat();
     const before = await snapshot();

@@ -3,7 +3,7 @@ import { getTask } from "@/lib/db/queries";
 import { legacyMessage, rpc, sseFrames, v1Message } from "./support/a2a";
 import { newGuest, routes } from "./support/api";
 
-/** Running turns over A2A (SPEC §3 "Live turns", §4.5): Stop, subscribe, and readers that go away. */
+/** Running turns over A2A (docs/semantics.md, "Turns"): Stop, subscribe, and readers that go away. */
 let user: { user_id: string; token: string };
 beforeEach(async () => {
   process.env.DEMO_WORD_DELAY_MS = "20";

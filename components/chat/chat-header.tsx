@@ -71,7 +71,7 @@ export function ChatHeader({
   );
 }
 
-/** "Forked from <source>", linking back to it (SPEC §3). */
+/** "Forked from <source>", linking back to it. */
 export function ForkBanner({ session }: { session: SessionRecord | undefined }) {
   if (!session?.forked_from_session_id) return null;
   return (

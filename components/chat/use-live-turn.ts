@@ -20,7 +20,7 @@ export interface LiveTurn {
   stopped: boolean;
 }
 
-/** Edit & resend and Regenerate rewind before an invocation and send in one request (SPEC §2.4). */
+/** Edit & resend and Regenerate rewind before an invocation and send in one request (docs/semantics.md, "Edit & resend, Regenerate"). */
 export interface RewindFirst {
   invocationId: string;
   reason: "edit" | "regenerate";

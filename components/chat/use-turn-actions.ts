@@ -18,7 +18,7 @@ export interface TurnActions {
   fork(invocationId: string, text: string): void;
   /** Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request. */
   resend(invocationId: string, text: string, reason: RewindFirst["reason"]): void;
-  /** Brings back the turns a marker hid, by rewinding before that marker (SPEC §2.5). */
+  /** Brings back the turns a marker hid, by rewinding before that marker (docs/semantics.md, "Versions"). */
   restore(markerInvocationId: string): void;
 }
 
@@ -63,7 +63,7 @@ export function useTurnActions(opts: {
     }
   }
 
-  /** The Undo toast after a rewind: rewinding before its marker undoes it (SPEC §2.1). */
+  /** The Undo toast after a rewind: rewinding before its marker undoes it (docs/semantics.md, "Rewind"). */
   const offerUndo = (markerInvocationId: string, words: { title: string; description: string; undone: string }, afterUndo?: () => void) =>
     notifyUndo({
       title: words.title,

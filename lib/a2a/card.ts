@@ -76,7 +76,7 @@ export function agentCard(agent: Agent, origin: string): AgentCard {
 }
 
 /**
- * The public card (SPEC §4.5), shaped like the SDK's own card handler answers: v1.0 JSON for a caller
+ * The public card (docs/api.md, "A2A"), shaped like the SDK's own card handler answers: v1.0 JSON for a caller
  * that sends `A2A-Version: 1.0`, else the v0.3 card with the v1.0 interfaces embedded.
  */
 export function agentCardResponse(agent: Agent, request: Request): Response {

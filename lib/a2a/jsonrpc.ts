@@ -59,7 +59,7 @@ async function sse(results: AsyncGenerator<unknown>, id: RpcId, mapError: ErrorM
 }
 
 /**
- * One A2A JSON-RPC request for an authenticated user (SPEC §4.5), dispatched the way the SDK's Express
+ * One A2A JSON-RPC request for an authenticated user (docs/api.md, "A2A"), dispatched the way the SDK's Express
  * `jsonRpcHandler` with `legacyCompat` does — to its v1.0 transport or to its v0.3 one — except that a
  * known method name picks the version even without the `A2A-Version` header (absent means v0.3).
  */

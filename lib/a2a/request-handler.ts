@@ -37,7 +37,7 @@ function withHistoryLength(task: CoreTask, historyLength: number | undefined): C
 }
 
 /**
- * The A2A methods of one agent over Retrace's store and runtime (SPEC §4.5), in the SDK's v1.0 terms;
+ * The A2A methods of one agent over Retrace's store and runtime (docs/api.md, "A2A"), in the SDK's v1.0 terms;
  * the SDK's transports serve it as v1.0 and as v0.3 JSON-RPC. Not the SDK's DefaultRequestHandler: its
  * in-process event bus cannot follow or cancel a turn running on another instance, it refuses to
  * subscribe to a finished task, and it stores a failed task for input the spec wants refused unchanged.

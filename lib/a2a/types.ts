@@ -1,5 +1,5 @@
 /**
- * Retrace's own representation of A2A tasks and messages (SPEC §1): the protocol v0.3 JSON shapes, with
+ * Retrace's own representation of A2A tasks and messages (docs/semantics.md, "Concepts"): the protocol v0.3 JSON shapes, with
  * `kind` discriminators. The store keeps them, the REST API returns them and the UI renders them.
  * `@a2a-js/sdk` 1.x exports only the v1.0 (protobuf-shaped) types and keeps its v0.3 types private, so
  * they are declared here, field for field as in the v0.3 JSON schema; the SDK's compat translators turn

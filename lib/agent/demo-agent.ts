@@ -45,7 +45,7 @@ function parseValue(raw: string): Json {
 
 const code = (value: Json | undefined) => `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
 
-/** Understands a few plain-English commands, leniently: case, spacing, quotes and final punctuation do not matter (SPEC §6). */
+/** Understands a few plain-English commands, leniently: case, spacing, quotes and final punctuation do not matter (docs/semantics.md, "The demo agent"). */
 export function parseIntent(text: string): Intent {
   const saved = text.trim().match(SAVE);
   if (saved) {

@@ -8,7 +8,7 @@ export interface InvocationContext {
   taskId: string;
   agentName: string;
   invocationId: string;
-  /** The effective history, ending with this invocation's user event (SPEC §2.2). */
+  /** The effective history, ending with this invocation's user event (docs/semantics.md, "Effective history"). */
   history: AdkEvent[];
   /** The session's merged state as it is now. */
   state(): Promise<State>;

@@ -31,7 +31,7 @@ export function ownOrigin(request: Request): string {
 
 /**
  * Refuses a request a browser sent from a page of another origin (another site, or another port
- * of this host): with the cookie it would act as the victim (CSRF, SPEC §4). Browsers always send
+ * of this host): with the cookie it would act as the victim (CSRF, docs/api.md, "Requests"). Browsers always send
  * `Origin` on POST, PUT, PATCH and DELETE; a request without one did not come from a foreign page.
  */
 export function refuseForeignOrigin(request: Request): void {

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors";
 
-/** How deeply objects and arrays may nest in any JSON we accept (SPEC §4). */
+/** How deeply objects and arrays may nest in any JSON we accept (docs/api.md, "Requests"). */
 export const MAX_JSON_DEPTH = 64;
 
 const OPEN_OBJECT = 0x7b;

@@ -1,4 +1,4 @@
-/** PostgreSQL through a bounded `pg` pool: what lets any number of app instances share one store (SPEC §7). */
+/** PostgreSQL through a bounded `pg` pool: what lets any number of app instances share one store (docs/semantics.md, "Turns"). */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { SQL } from "drizzle-orm";
