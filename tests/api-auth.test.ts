@@ -15,7 +15,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("guest tokens (docs/api.md, "Authentication"): 30-day expiry, sliding renewal, cookie flags", () => {
+describe("guest tokens (docs/api.md § Authentication): 30-day expiry, sliding renewal, cookie flags", () => {
   it("the cookie is HttpOnly, SameSite=Lax, lives 30 days, and is Secure only behind HTTPS", async () => {
     const plain = await call(routes.guest.POST, { method: "POST" });
     const cookie = plain.headers.get("set-cookie")!;

@@ -244,7 +244,7 @@ const rpcCases: [string, string][] = [
   ["tasks/get without id", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: {} })],
 ];
 
-describe("bad input (docs/api.md, "Requests"): a clear 4xx, nothing written", () => {
+describe("bad input (docs/api.md § Requests): a clear 4xx, nothing written", () => {
   it("HTTP routes", async () => {
     const alice = await guestWithChat();
     const before = await snapshot();

@@ -28,7 +28,7 @@ function writes(sessionId: string, invocationId: string): [string, unknown, Call
   ];
 }
 
-describe("cross-site request forgery (docs/api.md, "Requests")", () => {
+describe("cross-site request forgery (docs/api.md § Requests)", () => {
   it("the cookie from another origin (another port, another site, an opaque origin) is a 403 everywhere and changes nothing", async () => {
     const alice = await guestWithChat();
     const before = await snapshot();

@@ -25,7 +25,7 @@ function sessionRequests(sessionId: string, invocationId: string): [string, unkn
   ];
 }
 
-describe("isolation (docs/api.md, "Authentication")", () => {
+describe("isolation (docs/api.md § Authentication)", () => {
   it("another user gets 404 from every session route and changes nothing; lists never mix", async () => {
     const alice = await guestWithChat();
     const bob = await newGuest();

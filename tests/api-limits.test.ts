@@ -8,7 +8,7 @@ import { call, guestWithChat, newGuest, routes } from "./support/api";
 
 const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
 
-describe("limits (docs/api.md, "Requests"): what is just inside them still works", () => {
+describe("limits (docs/api.md § Requests): what is just inside them still works", () => {
   it("JSON nested exactly 64 levels and 1,000 events in one append are accepted", async () => {
     const { token } = await newGuest();
     // {"state":{"k": …}} adds two levels of its own.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, guestWithChat, newGuest, routes } from "./support/api";
 
-describe("HTTP API (docs/api.md, "Requests")", () => {
+describe("HTTP API (docs/api.md § Requests)", () => {
   it("guest auth: 201 with a token and a signed httpOnly cookie", async () => {
     const { status, json, headers } = await call(routes.guest.POST, { method: "POST" });
     expect(status).toBe(201);

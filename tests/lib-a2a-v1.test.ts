@@ -114,7 +114,7 @@ describe("A2A v1.0 JSON-RPC", () => {
   });
 });
 
-describe("the agent card (public, docs/api.md, "A2A")", () => {
+describe("the agent card (public, docs/api.md § A2A)", () => {
   const card = (headers: Record<string, string> = {}) =>
     call(routes.agentCard.GET, { path: "/api/a2a/demo/.well-known/agent-card.json", params: { agent: "demo" }, headers });
 

@@ -25,7 +25,7 @@ function expectBoth(events: AdkEvent[], expected: (string | undefined)[]) {
   expect(texts(viaSegments(events))).toEqual(expected);
 }
 
-describe("effective history (docs/semantics.md, "Effective history")", () => {
+describe("effective history (docs/semantics.md § Effective history)", () => {
   it("leak vector: a rewind before inv2 hides its user message too", () => {
     expectBoth([user("i1", "q1"), model("i1", "a1"), user("i2", "q2"), model("i2", "a2"), marker("m", "i2")], ["q1", "a1"]);
   });
