@@ -36,12 +36,20 @@ function shutDownGracefully() {
 }
 
 export async function startServer() {
+  const stop = (why: string) => {
+    console.error(`Retrace cannot start: ${why}`);
+    process.exit(1);
+  };
+  let database: ReturnType<typeof config>["database"] | undefined;
   try {
-    config();
+    database = config().database;
     await getDb();
   } catch (error) {
-    console.error(`Retrace cannot start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    const message = error instanceof Error ? error.message : String(error);
+    if (!database) return stop(message);
+    stop(
+      `cannot open the database that ${database.kind === "postgres" ? "DATABASE_URL names" : `DATABASE_PATH (${database.path}) names`}: ${message}`,
+    );
   }
   await reap();
   setInterval(() => void reap().catch((error) => console.error("reaping abandoned turns:", error)), REAP_EVERY_MS).unref();
