@@ -105,8 +105,8 @@ CREATE INDEX "events_markers" ON "events" USING btree ("session_id","seq","marke
 CREATE INDEX "events_artifact_deltas" ON "events" USING btree ("session_id","seq") WHERE artifact_delta IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "invocations_session_first_seq" ON "invocations" USING btree ("session_id","first_seq");--> statement-breakpoint
 CREATE INDEX "invocations_session_after" ON "invocations" USING btree ("session_id","after_invocation_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "invocations_task" ON "invocations" USING btree ("task_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "invocations_session_message" ON "invocations" USING btree ("session_id","message_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "invocations_task" ON "invocations" USING btree ("task_id") WHERE task_id IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "invocations_session_message" ON "invocations" USING btree ("session_id","message_id") WHERE message_id IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "sessions_user_activity" ON "sessions" USING btree ("user_id","activity");--> statement-breakpoint
 CREATE INDEX "sessions_forked_from" ON "sessions" USING btree ("forked_from_session_id");--> statement-breakpoint
 CREATE INDEX "sessions_turn_lease" ON "sessions" USING btree ("turn_lease_until") WHERE turn_task_id IS NOT NULL;

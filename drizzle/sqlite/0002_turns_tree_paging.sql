@@ -15,8 +15,8 @@ CREATE TABLE `invocations` (
 --> statement-breakpoint
 CREATE INDEX `invocations_session_first_seq` ON `invocations` (`session_id`,`first_seq`);--> statement-breakpoint
 CREATE INDEX `invocations_session_after` ON `invocations` (`session_id`,`after_invocation_id`);--> statement-breakpoint
-CREATE UNIQUE INDEX `invocations_task` ON `invocations` (`task_id`);--> statement-breakpoint
-CREATE UNIQUE INDEX `invocations_session_message` ON `invocations` (`session_id`,`message_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `invocations_task` ON `invocations` (`task_id`) WHERE task_id IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX `invocations_session_message` ON `invocations` (`session_id`,`message_id`) WHERE message_id IS NOT NULL;--> statement-breakpoint
 DROP INDEX `sessions_user_updated`;--> statement-breakpoint
 ALTER TABLE `sessions` ADD `tail_seq` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `sessions` ADD `activity` integer DEFAULT 0 NOT NULL;--> statement-breakpoint

@@ -93,17 +93,21 @@ export async function restoreArtifact(tx: Executor, row: SessionRow, filename: s
 
 /** Copies versions 0..v of each session file (v its version at the boundary; `null`: every version). Returns the bytes copied. */
 export async function copyArtifacts(tx: Executor, from: string, to: string, versions: Map<string, number> | null): Promise<number> {
-  const copy = (where: ReturnType<typeof sql>) =>
-    tx.run(sql`
-      INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
-      SELECT ${to}, filename, version, ${to}, user_id, mime_type, size, data, tombstone, restored_from, created_at
-      FROM artifacts WHERE scope = ${from} ${where}`);
-  if (versions === null) await copy(sql``);
-  else {
-    for (const [filename, version] of versions) {
-      if (!filename.startsWith(USER_PREFIX)) await copy(sql`AND filename = ${filename} AND version <= ${version}`);
-    }
-  }
+  const files = versions === null ? null : [...versions].filter(([filename]) => !filename.startsWith(USER_PREFIX));
+  if (files?.length === 0) return 0;
+  // One statement for every file: the versions to copy come in as a table of (filename, last version).
+  const upTo =
+    files === null
+      ? sql``
+      : sql`WITH up_to (filename, version) AS (VALUES ${sql.join(
+          files.map(([filename, version]) => sql`(CAST(${filename} AS TEXT), CAST(${version} AS INTEGER))`),
+          sql`, `,
+        )}) `;
+  const wanted = files === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM up_to u WHERE u.filename = a.filename AND a.version <= u.version)`;
+  await tx.run(sql`
+    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
+    ${upTo}SELECT ${to}, a.filename, a.version, ${to}, a.user_id, a.mime_type, a.size, a.data, a.tombstone, a.restored_from, a.created_at
+    FROM artifacts a WHERE a.scope = ${from} ${wanted}`);
   const total = await tx.one<{ bytes: number | null }>(sql`SELECT SUM(size) AS bytes FROM artifacts WHERE scope = ${to}`);
   return Number(total?.bytes ?? 0);
 }

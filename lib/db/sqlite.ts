@@ -40,6 +40,7 @@ export function openSqlite(file: string): Database {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 10000");
+  sqlite.pragma("cache_size = -32768");
   sqlite.function("uuid", { deterministic: false }, () => randomUUID());
   migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS });
 

@@ -110,8 +110,9 @@ export const invocations = sqliteTable(
     primaryKey({ columns: [t.sessionId, t.invocationId] }),
     index("invocations_session_first_seq").on(t.sessionId, t.firstSeq),
     index("invocations_session_after").on(t.sessionId, t.afterInvocationId),
-    uniqueIndex("invocations_task").on(t.taskId),
-    uniqueIndex("invocations_session_message").on(t.sessionId, t.messageId),
+    // Partial: most invocations (markers, forks' copies) have neither, and a fork copies them all.
+    uniqueIndex("invocations_task").on(t.taskId).where(sql`task_id IS NOT NULL`),
+    uniqueIndex("invocations_session_message").on(t.sessionId, t.messageId).where(sql`message_id IS NOT NULL`),
   ],
 );
 
