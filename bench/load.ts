@@ -3,35 +3,10 @@
  * streaming, spread over the instances given (turn by turn: any instance serves any turn). Reports errors,
  * time to the first streamed token (p50/p99) and turns per second.
  */
+import { guestToken, sseFrames } from "../e2e/support/api-client";
+
 const USERS = Number(process.env.BENCH_LOAD_USERS ?? 100);
 const TURNS = Number(process.env.BENCH_LOAD_TURNS ?? 20);
-
-async function guestToken(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/auth/guest`, { method: "POST" });
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-/** The JSON-RPC frames of a server-sent event stream. */
-async function* frames(response: Response): AsyncGenerator<{ result?: unknown; error?: unknown }> {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-      const data = buffer
-        .slice(0, end)
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trim())
-        .join("\n");
-      buffer = buffer.slice(end + 2);
-      if (data) yield JSON.parse(data);
-    }
-  }
-}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -50,7 +25,7 @@ async function turn(base: string, token: string, text: string, contextId: string
   if (!response.ok) return { error: `HTTP ${response.status}` };
   let firstToken: number | undefined;
   let context = contextId;
-  for await (const frame of frames(response)) {
+  for await (const frame of sseFrames(response)) {
     if (frame.error || !frame.result) return { error: JSON.stringify(frame.error) };
     const result = frame.result as {
       kind: string;

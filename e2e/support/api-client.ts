@@ -16,7 +16,8 @@ export async function guestToken(base: string): Promise<string> {
   return ((await response.json()) as { data: { token: string } }).data.token;
 }
 
-async function* sseResults(response: Response): AsyncGenerator<Record<string, unknown>> {
+/** The JSON payloads of a server-sent event stream, as they arrive. */
+export async function* sseFrames(response: Response): AsyncGenerator<Record<string, unknown>> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -32,9 +33,13 @@ async function* sseResults(response: Response): AsyncGenerator<Record<string, un
         .map((l) => l.slice(5).trim())
         .join("\n");
       buffer = buffer.slice(end + 2);
-      if (data) yield JSON.parse(data).result ?? JSON.parse(data);
+      if (data) yield JSON.parse(data);
     }
   }
+}
+
+async function* sseResults(response: Response): AsyncGenerator<Record<string, unknown>> {
+  for await (const frame of sseFrames(response)) yield (frame.result as Record<string, unknown>) ?? frame;
 }
 
 /** One app instance seen by one user (the same token works on every instance: they share AUTH_SECRET). */

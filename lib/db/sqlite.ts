@@ -1,6 +1,5 @@
 /** The embedded default: one better-sqlite3 connection in WAL mode, shared by every request of the process. */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import BetterSqlite, { type Statement } from "better-sqlite3";
@@ -41,7 +40,6 @@ export function openSqlite(file: string): Database {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 10000");
   sqlite.pragma("cache_size = -32768");
-  sqlite.function("uuid", { deterministic: false }, () => randomUUID());
   migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS });
 
   const statements = new Map<string, Statement>();
