@@ -44,7 +44,16 @@ export async function* streamMessage(opts: {
       ? { metadata: { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId, retrace_rewind_reason: opts.rewindReason } }
       : {}),
   };
-  const response = await rpc(opts.agent, "message/stream", { message }, opts.signal);
+  yield* events(await rpc(opts.agent, "message/stream", { message }, opts.signal));
+}
+
+/** Follows a running task with A2A `tasks/resubscribe`: the task, its text so far, then its updates (just the task once it ended). */
+export async function* resubscribeTask(agent: string, taskId: string, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+  yield* events(await rpc(agent, "tasks/resubscribe", { id: taskId }, signal));
+}
+
+/** The tasks and status updates of a JSON-RPC server-sent event stream. */
+async function* events(response: Response): AsyncGenerator<StreamEvent> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
