@@ -9,6 +9,7 @@ import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
 import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
 import { unwrapAction } from "./unwrap-action";
 import type { RewindFirst } from "./use-live-turn";
+import { focusPagerAfterSwitch } from "./version-pager";
 
 /** What a person can do to a turn from its menus, its version pager, a rewound run's divider and History. */
 export interface TurnActions {
@@ -19,21 +20,10 @@ export interface TurnActions {
   /** Brings back what a marker hid, by rewinding before that marker (SPEC §2.5): a divider's or History's Restore. */
   restore(markerInvocationId: string, from: "divider" | "history"): void;
   /** Shows the branch holding another version of a turn; focus returns to the pager button that asked. */
-  switchTo(invocationId: string, button: string): void;
+  switchTo(invocationId: string, button: "Previous version" | "Next version"): void;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-/** After a switch the pager belongs to another turn's row: focus its button again (or its other one, now at an end). */
-function refocusPager(invocationId: string, button: string) {
-  requestAnimationFrame(() => {
-    const pager = document.querySelector(`[data-versions-of="${CSS.escape(invocationId)}"]`);
-    const target =
-      pager?.querySelector<HTMLButtonElement>(`button[aria-label="${button}"]:not(:disabled)`) ??
-      pager?.querySelector<HTMLButtonElement>("button:not(:disabled)");
-    target?.focus();
-  });
-}
 
 export function useTurnActions(opts: {
   sessionId: string | null;
@@ -105,7 +95,8 @@ export function useTurnActions(opts: {
       offerUndo(result.markerInvocationId, { title, description, undone: "Restore undone" });
     },
     async switchTo(invocationId, button) {
-      if (await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId })))) refocusPager(invocationId, button);
+      focusPagerAfterSwitch({ invocationId, button });
+      if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
     },
     async fork(invocationId, userText) {
       if (!sessionId || busy) return;

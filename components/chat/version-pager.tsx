@@ -1,6 +1,7 @@
 "use client";
 
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { cn } from "../ui/cn";
 import type { Siblings } from "./turn-rows";
 
@@ -9,6 +10,15 @@ const arrowClass = cn(
   "hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100",
   "focus-visible:outline-2 focus-visible:outline-blue-500 disabled:pointer-events-none disabled:opacity-30",
 );
+
+type Arrow = "Previous version" | "Next version";
+
+/** The pager to focus once it shows, enabled, after a switch: its turn's row is new, so are its buttons. */
+let focusAfterSwitch: { invocationId: string; button: Arrow } | null = null;
+
+export function focusPagerAfterSwitch(request: typeof focusAfterSwitch) {
+  focusAfterSwitch = request;
+}
 
 /**
  * `‹ 2 / 3 ›` on a turn with other versions (SPEC §3 "Version pager"): each arrow shows the branch of the
@@ -21,14 +31,26 @@ export function VersionPager({
 }: {
   siblings: Siblings;
   disabled: boolean;
-  onSwitch: (invocationId: string, button: "Previous version" | "Next version") => void;
+  onSwitch: (invocationId: string, button: Arrow) => void;
 }) {
   const { index, invocationIds } = siblings;
+  const shown = invocationIds[index - 1];
+  const group = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => {
+    const request = focusAfterSwitch;
+    if (disabled || request?.invocationId !== shown || !group.current) return;
+    const buttons = [...group.current.querySelectorAll<HTMLButtonElement>("button:not(:disabled)")];
+    // The arrow that was pressed, or the other one when this version is at the end it pointed to; after the
+    // frame, since the chat hands focus back to the composer when the switch ends.
+    const target = buttons.find((b) => b.getAttribute("aria-label") === request.button) ?? buttons[0];
+    requestAnimationFrame(() => target?.focus());
+    focusAfterSwitch = null;
+  }, [disabled, shown]);
   return (
     <fieldset
+      ref={group}
       aria-label={`Version ${index} of ${invocationIds.length}`}
       data-testid="version-pager"
-      data-versions-of={invocationIds[index - 1]}
       className="m-0 flex min-w-0 items-center border-0 p-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400"
     >
       <button
