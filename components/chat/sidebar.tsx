@@ -18,7 +18,7 @@ const LOAD_AHEAD = 15;
 type Row = { kind: "day"; label: string } | { kind: "chat"; session: SessionSummary };
 
 /** The chats under day headings (Today, Yesterday, Previous 7 days, Older), as one flat list of rows. */
-function rowsByDay(sessions: SessionSummary[], now = Date.now()): Row[] {
+export function rowsByDay(sessions: SessionSummary[], now = Date.now()): Row[] {
   const startOfToday = new Date(now).setHours(0, 0, 0, 0);
   const labels = ["Today", "Yesterday", "Previous 7 days", "Older"];
   const rows: Row[] = [];
