@@ -84,10 +84,20 @@ test.describe("long chats", () => {
     await expect(page.getByTestId("user-message")).toHaveText(["set turn to 1", "set turn to 2", "set turn to 3", "set turn to 4"]);
     await expect(await chat.stateValue("turn")).toContainText("4");
     await expect(chat.composer).toHaveValue("set turn to 5");
-    await chat
-      .toast(`Rewound ${TURNS - 4} turns`)
-      .getByRole("button", { name: "Undo" })
-      .click();
+    // The rewound turns, shown greyed a page at a time like the others, end with the last one. (The pointer
+    // rests on the toast meanwhile, which keeps its Undo; the switch is worked from the keyboard.)
+    const toast = chat.toast(`Rewound ${TURNS - 4} turns`);
+    await toast.hover();
+    const showRewound = page.getByRole("switch", { name: "Show rewound turns" });
+    await showRewound.focus();
+    await page.keyboard.press("Space");
+    await expect(
+      page.getByTestId("rewound-turn").filter({ has: page.getByText(`set turn to ${TURNS}`, { exact: true }) }),
+    ).toBeInViewport();
+    expect(await page.getByTestId("rewound-turn").count()).toBeLessThan(20);
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("rewound-turn")).toHaveCount(0);
+    await toast.getByRole("button", { name: "Undo" }).click();
     await expect(chat.toast("Rewind undone")).toBeVisible();
     await expect(await chat.stateValue("turn")).toContainText(String(TURNS));
     await expect(userMessage(page, `set turn to ${TURNS}`)).toBeInViewport();

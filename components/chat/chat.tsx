@@ -87,10 +87,8 @@ export function Chat({
   // A turn already running in this chat (before a reload, in another tab, on another instance) streams here too.
   const runningTaskId = current?.running_task_id ?? null;
   const followRunning = useEffectEvent((taskId: string) => {
-    void turn.follow(
-      taskId,
-      tasks.data?.find((t) => t.id === taskId),
-    );
+    const task = tasks.data?.find((t) => t.id === taskId);
+    void turn.follow(taskId, task);
   });
   useEffect(() => {
     if (runningTaskId) followRunning(runningTaskId);

@@ -126,7 +126,6 @@ export function useLiveTurn(opts: {
   async function send(text: string, rewindFirst?: RewindFirst) {
     const turn = begin(text, null);
     try {
-      const { signal } = turn.controller;
       await consume(
         turn,
         streamMessage({
@@ -135,7 +134,7 @@ export function useLiveTurn(opts: {
           contextId: turn.sessionId ?? undefined,
           rewindBeforeInvocationId: rewindFirst?.invocationId,
           rewindReason: rewindFirst?.reason,
-          signal,
+          signal: turn.controller.signal,
         }),
       );
     } catch (error) {
