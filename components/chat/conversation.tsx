@@ -3,7 +3,7 @@
 import type { Task } from "@a2a-js/sdk";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { AlertCircle, ArrowDown, LoaderCircle, RotateCw } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { useHydrated } from "../ui/use-hydrated";
@@ -69,6 +69,49 @@ function itemsOf(tasks: Task[], live: LiveTurn | null, failed: FailedSend | null
   return items;
 }
 
+/** One row of the list; memoised, since scrolling re-renders the list but changes none of its rows. */
+const ItemView = memo(function ItemView({
+  item,
+  sessionId,
+  busy,
+  actions,
+  onRetry,
+}: {
+  item: Item;
+  sessionId: string | null;
+  busy: boolean;
+  actions: TurnActions;
+  onRetry: () => void;
+}) {
+  if (item.kind === "failed") return <FailedTurn failed={item.failed} disabled={busy} onRetry={onRetry} />;
+  if (item.kind === "live") {
+    const { live } = item;
+    return (
+      <TurnView
+        sessionId={sessionId ?? ""}
+        task={liveTask(live)}
+        partial={live.partial || (!live.stopped && (live.task?.history?.length ?? 1) <= 1 ? "…" : undefined)}
+        stopped={live.stopped}
+        isLast={false}
+        disabled
+      />
+    );
+  }
+  const { task, rewound, divider } = item.row;
+  return (
+    <div className="space-y-4">
+      {divider && rewound && (
+        <RewindDivider
+          rewound={rewound}
+          disabled={busy}
+          onRestore={sessionId ? () => actions.restore(rewound.markerInvocationId, "divider") : undefined}
+        />
+      )}
+      <TurnView sessionId={sessionId ?? ""} task={task} rewound={rewound !== null} isLast={item.isLast} disabled={busy} actions={actions} />
+    </div>
+  );
+});
+
 /** Loading the turns before the first one loaded, as the reader scrolls up to it. */
 export interface OlderTurns {
   more: boolean;
@@ -101,7 +144,7 @@ export function Conversation({
   older: OlderTurns;
 }) {
   const hydrated = useHydrated();
-  const items = itemsOf(tasks, live, failed);
+  const items = useMemo(() => itemsOf(tasks, live, failed), [tasks, live, failed]);
   const scroller = useRef<HTMLElement>(null);
   const [atEnd, setAtEnd] = useState(true);
   const virtualizer = useVirtualizer({
@@ -137,42 +180,6 @@ export function Conversation({
     if (hydrated && more && !loading && firstShown !== undefined && firstShown < LOAD_AHEAD) load();
   }, [hydrated, more, loading, firstShown, load]);
 
-  const render = (item: Item) => {
-    if (item.kind === "failed") return <FailedTurn failed={item.failed} disabled={busy} onRetry={onRetry} />;
-    if (item.kind === "live") {
-      const { live } = item;
-      return (
-        <TurnView
-          sessionId={sessionId ?? ""}
-          task={liveTask(live)}
-          partial={live.partial || (!live.stopped && (live.task?.history?.length ?? 1) <= 1 ? "…" : undefined)}
-          stopped={live.stopped}
-          isLast={false}
-          disabled
-        />
-      );
-    }
-    const { task, rewound, divider } = item.row;
-    return (
-      <div className="space-y-4">
-        {divider && rewound && (
-          <RewindDivider
-            rewound={rewound}
-            disabled={busy}
-            onRestore={sessionId ? () => actions.restore(rewound.markerInvocationId, "divider") : undefined}
-          />
-        )}
-        <TurnView
-          sessionId={sessionId ?? ""}
-          task={task}
-          rewound={rewound !== null}
-          isLast={item.isLast}
-          disabled={busy}
-          actions={actions}
-        />
-      </div>
-    );
-  };
   const rowClass = "mx-auto w-full max-w-3xl px-4 pb-4";
 
   return (
@@ -192,7 +199,7 @@ export function Conversation({
           <div className="py-6">
             {items.slice(-SERVER_TURNS).map((item) => (
               <div key={item.key} className={rowClass}>
-                {render(item)}
+                <ItemView item={item} sessionId={sessionId} busy={busy} actions={actions} onRetry={onRetry} />
               </div>
             ))}
           </div>
@@ -201,7 +208,7 @@ export function Conversation({
             <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${shown[0]?.start ?? 0}px)` }}>
               {shown.map((v) => (
                 <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className={rowClass}>
-                  {render(items[v.index])}
+                  <ItemView item={items[v.index]} sessionId={sessionId} busy={busy} actions={actions} onRetry={onRetry} />
                 </div>
               ))}
             </div>

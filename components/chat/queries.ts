@@ -85,6 +85,12 @@ export function useVersionsQuery(sessionId: string | null, enabled: boolean) {
   });
 }
 
+/** The loaded chats, newest first; a chat shown before its page was refetched (just made) is listed once. */
+function distinctChats(data: Pages<SessionSummary>): SessionSummary[] {
+  const seen = new Set<string>();
+  return data.pages.flatMap((page) => page.data).filter((s) => !seen.has(s.id) && Boolean(seen.add(s.id)));
+}
+
 /** The user's chats, most recently active first, a page at a time (`initial` is the page the server rendered). */
 export function useSessionsQuery(initial: Page<SessionSummary>) {
   return useInfiniteQuery({
@@ -93,7 +99,7 @@ export function useSessionsQuery(initial: Page<SessionSummary>) {
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next_before,
     initialData: { pages: [initial], pageParams: [null] },
-    select: (data) => data.pages.flatMap((page) => page.data),
+    select: distinctChats,
   });
 }
 
@@ -133,6 +139,10 @@ export function useReloadChat() {
   const queryClient = useQueryClient();
   return useCallback(
     async (id: string) => {
+      // A fetch that started before the change (say, the rewound-turns switch flipped meanwhile) would answer with
+      // the old branch after this one: cancelled, it cannot.
+      const reads = [queryKeys.allTasks(id), queryKeys.session(id), queryKeys.artifacts(id)];
+      await Promise.all(reads.map((queryKey) => queryClient.cancelQueries({ queryKey })));
       const lists = queryClient.getQueryCache().findAll({ queryKey: queryKeys.allTasks(id) });
       const shown = lists.filter((query) => query.getObserversCount() > 0);
       const reload = async (includeRewound: boolean, count: number) => {
