@@ -62,6 +62,32 @@ test.describe("Rewind to here", () => {
     await expect(page.getByTestId("rewound-turn").filter({ hasText: "set color to blue" })).toBeVisible();
   });
 
+  test("rewound turns shown while the rewind is still on its way are the ones it hid", async ({ chat, page }) => {
+    // The switch is flipped while the rewind (a server action) is on its way, and the rewound list read then
+    // arrives only after the rewind landed: that stale answer must not replace the fresh one.
+    await page.route("**/*", async (route) => {
+      if (route.request().headers()["next-action"]) await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    let stale = true;
+    await page.route(
+      (url) => url.searchParams.get("include_rewound") === "true",
+      async (route) => {
+        const first = stale;
+        stale = false;
+        const response = await route.fetch();
+        if (first) await new Promise((r) => setTimeout(r, 2500));
+        await route.fulfill({ response });
+      },
+    );
+    await chat.messageAction("set color to blue", "Rewind to here");
+    await chat.showRewoundTurns();
+    await page.waitForTimeout(3000);
+    await expect(page.getByTestId("rewound-turn")).toHaveText([/set color to blue/, /save file notes\.txt/]);
+    await expect(chat.rewindDividers()).toHaveCount(1);
+    await expect(page.getByTestId("turn")).toHaveText([/set color to red/]);
+  });
+
   test("the menu says what each action does", async ({ chat, page }) => {
     await chat.openMessageMenu("set color to blue");
     await expect(page.getByRole("menuitem", { name: "Rewind to here", exact: true })).toHaveAccessibleDescription(

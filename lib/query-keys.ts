@@ -6,4 +6,9 @@ export const queryKeys = {
   tasks: (id: string, includeRewound = false) => ["tasks", id, includeRewound] as const,
   allTasks: (id: string) => ["tasks", id] as const,
   artifacts: (id: string) => ["artifacts", id] as const,
+  versions: (id: string) => ["versions", id] as const,
 };
+
+/** Page sizes, the same for what the server renders and what the browser fetches after it. */
+export const TURNS_PER_PAGE = 50;
+export const CHATS_PER_PAGE = 50;

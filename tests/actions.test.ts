@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { deleteChat, forkChat, renameChat, rewindChat } from "@/app/(chat)/actions";
+import { deleteChat, forkChat, renameChat, rewindChat, switchChat } from "@/app/(chat)/actions";
 import { call, guestWithChat, newGuest, routes, snapshot } from "./support/api";
 
 // Server actions read the caller from the request headers; here the headers are the test's, the store is real.
@@ -47,6 +47,30 @@ describe("server actions", () => {
     });
   });
 
+  it("switch shows the branch holding an invocation, is a no-op when it is shown, and refuses a marker's own id", async () => {
+    const alice = await guestWithChat();
+    as(alice.token);
+    const { sessionId, invocations } = alice;
+    const edited = await rewindChat({ sessionId, invocationId: invocations[2] });
+    if (!edited.ok) throw new Error(edited.error);
+    expect(await switchChat({ sessionId, invocationId: invocations[1] })).toEqual({
+      ok: true,
+      data: { markerInvocationId: null, state: { color: "red" } },
+    });
+    const switched = await switchChat({ sessionId, invocationId: invocations[2] });
+    expect(switched).toMatchObject({ ok: true, data: { state: { color: "blue" } } });
+    if (!switched.ok || !switched.data.markerInvocationId) throw new Error("expected a marker");
+    const { json } = await call(routes.tasks.GET, { token: alice.token, params: { id: sessionId } });
+    expect(json.data.map((t: { metadata: { kagent_invocation_id: string } }) => t.metadata.kagent_invocation_id)).toEqual(invocations);
+    const before = await snapshot();
+    expect(await switchChat({ sessionId, invocationId: switched.data.markerInvocationId })).toMatchObject({
+      ok: false,
+      code: "invocation_not_found",
+    });
+    expect(await switchChat({ sessionId, invocationId: "e-ghost" })).toMatchObject({ ok: false, code: "invocation_not_found" });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("refuse another user's chat with not_found, and without auth with unauthorized; nothing changes", async () => {
     const alice = await guestWithChat();
     const bob = await newGuest();
@@ -58,6 +82,7 @@ describe("server actions", () => {
       () => rewindChat({ sessionId, invocationId: alice.invocations[0] }),
       () => forkChat({ sessionId, invocationId: alice.invocations[0] }),
       () => forkChat({ sessionId }),
+      () => switchChat({ sessionId, invocationId: alice.invocations[0] }),
     ];
     for (const [token, code] of [
       [bob.token, "not_found"],

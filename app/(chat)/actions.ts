@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { validatedAction } from "@/lib/api/action";
-import { deleteSession, forkSession, renameSession, rewindSession } from "@/lib/db/queries";
+import { deleteSession, forkSession, renameSession, rewindSession, switchSession } from "@/lib/db/queries";
 
 const sessionId = z.string().min(1).max(100);
 const invocationId = z.string().min(1).max(200);
@@ -25,6 +25,12 @@ export const rewindChat = validatedAction(
     return { markerInvocationId: event.invocation_id, state: session.state };
   },
 );
+
+/** Shows the branch holding an invocation (a version pager's ‹ ›): null when it is already shown. */
+export const switchChat = validatedAction(z.object({ sessionId, invocationId }), async ({ sessionId, invocationId }, userId) => {
+  const { event, session } = await switchSession(userId, sessionId, invocationId);
+  return { markerInvocationId: event?.invocation_id ?? null, state: session.state };
+});
 
 /** Fork before an invocation, or duplicate the whole chat when none is given. */
 export const forkChat = validatedAction(

@@ -1,13 +1,14 @@
 import { SidebarShell } from "@/components/chat/sidebar-shell";
 import { currentUserId } from "@/lib/auth";
 import { listSessions } from "@/lib/db/queries";
+import { CHATS_PER_PAGE } from "@/lib/query-keys";
 
 export default async function ChatLayout({ children }: { children: React.ReactNode }) {
   const userId = await currentUserId();
-  const sessions = userId ? (await listSessions(userId)).items : [];
+  const page = userId ? await listSessions(userId, { limit: CHATS_PER_PAGE }) : { items: [], nextBefore: null };
   return (
     <div className="flex h-dvh overflow-hidden">
-      <SidebarShell initialSessions={sessions} />
+      <SidebarShell initialSessions={{ data: page.items, next_before: page.nextBefore }} />
       {children}
     </div>
   );

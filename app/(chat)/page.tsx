@@ -2,5 +2,5 @@ import { Chat } from "@/components/chat/chat";
 import { listAgents } from "@/lib/agent/registry";
 
 export default function NewChatPage() {
-  return <Chat key="new" session={null} initialTasks={[]} agents={listAgents()} />;
+  return <Chat key="new" session={null} agents={listAgents()} />;
 }

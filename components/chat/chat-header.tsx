@@ -4,6 +4,7 @@ import { GitFork } from "lucide-react";
 import Link from "next/link";
 import { Switch } from "radix-ui";
 import type { SessionRecord } from "@/lib/db/types";
+import { HistoryPanel } from "./history-panel";
 import { StatePanelSheet } from "./state-panel";
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
@@ -24,7 +25,7 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
   );
 }
 
-/** The chat's name, its agent (a choice before the first message), the rewound-turns switch and the state sheet. */
+/** The chat's name, its agent (a choice before the first message), the rewound-turns switch, History and the state sheet. */
 export function ChatHeader({
   session,
   sessionId,
@@ -33,6 +34,8 @@ export function ChatHeader({
   onAgentChange,
   showRewound,
   onShowRewoundChange,
+  busy,
+  onRestoreVersion,
 }: {
   session: SessionRecord | undefined;
   sessionId: string | null;
@@ -41,6 +44,8 @@ export function ChatHeader({
   onAgentChange: (agent: string) => void;
   showRewound: boolean;
   onShowRewoundChange: (show: boolean) => void;
+  busy: boolean;
+  onRestoreVersion: (markerInvocationId: string) => void;
 }) {
   return (
     <header className="flex items-center gap-3 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
@@ -66,6 +71,7 @@ export function ChatHeader({
         </select>
       )}
       {sessionId && <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />}
+      {sessionId && <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />}
       <StatePanelSheet sessionId={sessionId} />
     </header>
   );

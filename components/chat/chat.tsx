@@ -2,11 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import type { Task } from "@/lib/a2a/types";
 import { DEMO_AGENT } from "@/lib/agent/names";
+import type { Page } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import { useHydrated } from "../ui/use-hydrated";
 import { ChatHeader, ForkBanner } from "./chat-header";
 import { Composer } from "./composer";
 import { Conversation } from "./conversation";
@@ -14,8 +16,6 @@ import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { StatePanel } from "./state-panel";
 import { useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
-
-const noSubscription = () => () => {};
 
 /** A chat: header, its turns (from the session's tasks) and the live turn, the composer, and the state panel. */
 export function Chat({
@@ -25,7 +25,8 @@ export function Chat({
   draft,
 }: {
   session: SessionRecord | null;
-  initialTasks: Task[];
+  /** The latest page of turns, rendered by the server. */
+  initialTasks?: Page<Task>;
   agents: { name: string; description: string }[];
   draft?: string;
 }) {
@@ -41,11 +42,7 @@ export function Chat({
   const [showRewound, setShowRewound] = useState(false);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   // Text typed before hydration would be dropped by React, so the composer waits for it (and for a running rewind or fork).
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const composerReady = hydrated && !pending;
   useEffect(() => {
     if (composerReady) composerRef.current?.focus();
@@ -87,6 +84,17 @@ export function Chat({
     restoreDraft: (message) => setText((t) => t || message),
   });
   const busy = turn.live !== null || pending || leaving;
+
+  // A turn already running in this chat (before a reload, in another tab, on another instance) streams here too.
+  const runningTaskId = current?.running_task_id ?? null;
+  const followRunning = useEffectEvent((taskId: string) => {
+    const task = tasks.data?.find((t) => t.id === taskId);
+    void turn.follow(taskId, task);
+  });
+  useEffect(() => {
+    if (runningTaskId) followRunning(runningTaskId);
+  }, [runningTaskId]);
+
   const actions = useTurnActions({
     sessionId,
     busy,
@@ -94,6 +102,10 @@ export function Chat({
     setText,
     send: (message, rewindFirst) => void turn.send(message, rewindFirst),
   });
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = tasks;
+  const loadOlder = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
+  const older = { more: hasNextPage, loading: isFetchingNextPage, load: loadOlder };
 
   const send = () => {
     const message = text.trim();
@@ -119,11 +131,14 @@ export function Chat({
           onAgentChange={setAgent}
           showRewound={showRewound}
           onShowRewoundChange={setShowRewound}
+          busy={busy}
+          onRestoreVersion={(marker) => actions.restore(marker, "history")}
         />
         <ForkBanner session={current} />
         <Conversation
           sessionId={sessionId}
           tasks={tasks.data ?? []}
+          older={older}
           live={turn.live}
           failed={turn.failed}
           busy={busy}

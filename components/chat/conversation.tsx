@@ -1,18 +1,32 @@
 "use client";
 
-import { AlertCircle, ArrowDown, RotateCw } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { AlertCircle, ArrowDown, LoaderCircle, RotateCw } from "lucide-react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Task } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
+import { useHydrated } from "../ui/use-hydrated";
 import { RewindDivider } from "./rewind-divider";
-import { turnRows } from "./turn-rows";
+import { type TurnRow, turnRows } from "./turn-rows";
 import { TurnView } from "./turn-view";
-import { useFollowBottom } from "./use-follow-bottom";
 import type { FailedSend, LiveTurn } from "./use-live-turn";
 import type { TurnActions } from "./use-turn-actions";
 
-/** Turns rendered at first, and added by each "Show earlier turns": long chats open and update fast. */
-const TURNS_PER_PAGE = 40;
+/** A turn's height before it is measured. */
+const ESTIMATED_TURN = 180;
+/** Turns the server renders (in plain flow, bottom first) for the moment before the page is interactive. */
+const SERVER_TURNS = 8;
+/** Older turns are fetched while the reader is within this many turns of the first one loaded. */
+const LOAD_AHEAD = 10;
+/** Within this many pixels of the end counts as "at the end": the list follows new output only then. */
+const NEAR_END = 24;
+
+/** What the list shows: turns, then the live turn or a failed send. */
+type Item =
+  | { kind: "turn"; key: string; row: TurnRow; isLast: boolean }
+  | { kind: "live"; key: string; live: LiveTurn }
+  | { kind: "failed"; key: string; failed: FailedSend };
 
 /** The live turn as a task to render: the server's once it has named it, else just the user's message. */
 function liveTask(live: LiveTurn): Task {
@@ -45,9 +59,70 @@ function FailedTurn({ failed, disabled, onRetry }: { failed: FailedSend; disable
   );
 }
 
+function itemsOf(tasks: Task[], live: LiveTurn | null, failed: FailedSend | null): Item[] {
+  const rows = turnRows(tasks.filter((t) => t.id !== live?.task?.id));
+  // Regenerate belongs to the last turn the agent sees, even when rewound turns are shown after it.
+  const lastEffective = live ? -1 : rows.findLastIndex((row) => row.rewound === null);
+  const items: Item[] = rows.map((row, i) => ({ kind: "turn", key: row.task.id, row, isLast: i === lastEffective }));
+  if (live) items.push({ kind: "live", key: live.task?.id ?? "live", live });
+  else if (failed) items.push({ kind: "failed", key: "failed", failed });
+  return items;
+}
+
+/** One row of the list; memoised, since scrolling re-renders the list but changes none of its rows. */
+const ItemView = memo(function ItemView({
+  item,
+  sessionId,
+  busy,
+  actions,
+  onRetry,
+}: {
+  item: Item;
+  sessionId: string | null;
+  busy: boolean;
+  actions: TurnActions;
+  onRetry: () => void;
+}) {
+  if (item.kind === "failed") return <FailedTurn failed={item.failed} disabled={busy} onRetry={onRetry} />;
+  if (item.kind === "live") {
+    const { live } = item;
+    return (
+      <TurnView
+        sessionId={sessionId ?? ""}
+        task={liveTask(live)}
+        partial={live.partial || (!live.stopped && (live.task?.history?.length ?? 1) <= 1 ? "…" : undefined)}
+        stopped={live.stopped}
+        isLast={false}
+        disabled
+      />
+    );
+  }
+  const { task, rewound, divider } = item.row;
+  return (
+    <div className="space-y-4">
+      {divider && rewound && (
+        <RewindDivider
+          rewound={rewound}
+          disabled={busy}
+          onRestore={sessionId ? () => actions.restore(rewound.markerInvocationId, "divider") : undefined}
+        />
+      )}
+      <TurnView sessionId={sessionId ?? ""} task={task} rewound={rewound !== null} isLast={item.isLast} disabled={busy} actions={actions} />
+    </div>
+  );
+});
+
+/** Loading the turns before the first one loaded, as the reader scrolls up to it. */
+export interface OlderTurns {
+  more: boolean;
+  loading: boolean;
+  load: () => void;
+}
+
 /**
- * The chat's turns, the live turn and a failed send, in a scroller that follows the bottom while the reader
- * is there. `tasks` are the session's turns in order (rewound ones flagged when shown).
+ * The chat's turns, the live turn and a failed send, in a virtualised scroller (its DOM stays the same size
+ * however long the chat) that opens at the end, follows new output while the reader is there, loads older
+ * turns as they scroll up and keeps what they read in place when those arrive above it.
  */
 export function Conversation({
   sessionId,
@@ -57,6 +132,7 @@ export function Conversation({
   busy,
   actions,
   onRetry,
+  older,
 }: {
   sessionId: string | null;
   tasks: Task[];
@@ -65,88 +141,93 @@ export function Conversation({
   busy: boolean;
   actions: TurnActions;
   onRetry: () => void;
+  older: OlderTurns;
 }) {
-  const visible = tasks.filter((t) => t.id !== live?.task?.id);
-  const [pageCount, setPageCount] = useState(1);
-  const earlier = Math.max(0, visible.length - pageCount * TURNS_PER_PAGE);
-  const shown = earlier ? visible.slice(earlier) : visible;
-  const rows = turnRows(shown);
-  // Regenerate belongs to the last turn the agent sees, even when rewound turns are shown after it.
-  const lastEffective = live ? -1 : rows.findLastIndex((row) => row.rewound === null);
+  const hydrated = useHydrated();
+  const items = useMemo(() => itemsOf(tasks, live, failed), [tasks, live, failed]);
   const scroller = useRef<HTMLElement>(null);
-  const content = useRef<HTMLDivElement>(null);
-  const { following, jumpToLatest } = useFollowBottom(scroller, content);
-
-  // Earlier turns appear above what the user is reading, so keep its distance from the bottom.
-  const scrollFromBottom = useRef<number | null>(null);
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (!element || scrollFromBottom.current === null) return;
-    element.scrollTop = element.scrollHeight - scrollFromBottom.current;
-    scrollFromBottom.current = null;
+  const [atEnd, setAtEnd] = useState(true);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ESTIMATED_TURN,
+    getItemKey: (index) => items[index].key,
+    overscan: 3,
+    paddingStart: 24,
+    paddingEnd: 24,
+    anchorTo: "end",
+    followOnAppend: true,
+    scrollEndThreshold: NEAR_END,
+    initialOffset: () => items.length * ESTIMATED_TURN,
+    onChange: (instance) => setAtEnd(instance.isAtEnd()),
   });
-  const showEarlier = () => {
-    if (scroller.current) scrollFromBottom.current = scroller.current.scrollHeight - scroller.current.scrollTop;
-    setPageCount((n) => n + 1);
-  };
+  const shown = virtualizer.getVirtualItems();
 
-  // A new turn of the user's own brings the view back to the bottom.
+  // The chat opens at its end, in the same frame the list replaces what the server rendered.
+  useLayoutEffect(() => {
+    if (hydrated) virtualizer.scrollToEnd();
+  }, [hydrated, virtualizer]);
+
+  // A new turn of the user's own brings the view back to the end.
   const liveKey = live?.key;
   useEffect(() => {
-    if (liveKey !== undefined) jumpToLatest();
-  }, [liveKey, jumpToLatest]);
+    if (liveKey !== undefined) virtualizer.scrollToEnd();
+  }, [liveKey, virtualizer]);
+
+  const firstShown = shown[0]?.index;
+  const { more, loading, load } = older;
+  useEffect(() => {
+    if (hydrated && more && !loading && firstShown !== undefined && firstShown < LOAD_AHEAD) load();
+  }, [hydrated, more, loading, firstShown, load]);
+
+  const rowClass = "mx-auto w-full max-w-3xl px-4 pb-4";
 
   return (
     <div className="relative min-h-0 flex-1">
-      <main ref={scroller} aria-busy={busy} className="h-full overflow-y-auto">
-        <div ref={content} className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-6">
-          {visible.length === 0 && !live && !failed && (
-            <div className="py-16 text-center text-zinc-500">
-              <p className="text-lg font-medium text-zinc-800 dark:text-zinc-200">What shall we do?</p>
-              <p className="mt-1 text-sm">Try “set color to red”, “save file notes.txt with content hello” or “recap”.</p>
+      <main
+        ref={scroller}
+        aria-busy={busy}
+        // Until the page is interactive, a reversed column shows the server's turns from the bottom, as the list will.
+        className={cn("h-full overflow-y-auto", !hydrated && "flex flex-col-reverse")}
+      >
+        {items.length === 0 ? (
+          <div className="py-16 text-center text-zinc-500">
+            <p className="text-lg font-medium text-zinc-800 dark:text-zinc-200">What shall we do?</p>
+            <p className="mt-1 text-sm">Try “set color to red”, “save file notes.txt with content hello” or “recap”.</p>
+          </div>
+        ) : !hydrated ? (
+          <div className="py-6">
+            {items.slice(-SERVER_TURNS).map((item) => (
+              <div key={item.key} className={rowClass}>
+                <ItemView item={item} sessionId={sessionId} busy={busy} actions={actions} onRetry={onRetry} />
+              </div>
+            ))}
+          </div>
+        ) : (
+          <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+            <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${shown[0]?.start ?? 0}px)` }}>
+              {shown.map((v) => (
+                <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className={rowClass}>
+                  <ItemView item={items[v.index]} sessionId={sessionId} busy={busy} actions={actions} onRetry={onRetry} />
+                </div>
+              ))}
             </div>
-          )}
-          {earlier > 0 && (
-            <Button variant="outline" className="self-center" onClick={showEarlier}>
-              Show earlier turns ({earlier})
-            </Button>
-          )}
-          {rows.map(({ task, rewound, divider }, i) => (
-            <div key={task.id} className="space-y-4">
-              {divider && rewound && (
-                <RewindDivider
-                  rewound={rewound}
-                  disabled={busy}
-                  onRestore={sessionId ? () => actions.restore(rewound.markerInvocationId) : undefined}
-                />
-              )}
-              <TurnView
-                sessionId={sessionId ?? ""}
-                task={task}
-                rewound={rewound !== null}
-                isLast={i === lastEffective}
-                disabled={busy}
-                actions={actions}
-              />
-            </div>
-          ))}
-          {live && (
-            <TurnView
-              sessionId={sessionId ?? ""}
-              task={liveTask(live)}
-              partial={live.partial || (!live.stopped && (live.task?.history?.length ?? 1) <= 1 ? "…" : undefined)}
-              stopped={live.stopped}
-              isLast={false}
-              disabled
-            />
-          )}
-          {failed && !live && <FailedTurn failed={failed} disabled={busy} onRetry={onRetry} />}
-        </div>
+          </div>
+        )}
       </main>
-      {!following && (
+      {loading && (
+        <div
+          role="status"
+          className="absolute top-3 left-1/2 flex -translate-x-1/2 items-center gap-2 rounded-full border border-zinc-200 bg-white px-3 py-1 text-xs text-zinc-600 shadow-sm dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300"
+        >
+          <LoaderCircle className="size-3.5 animate-spin" aria-hidden />
+          Loading earlier turns…
+        </div>
+      )}
+      {hydrated && !atEnd && items.length > 0 && (
         <Button
           variant="outline"
-          onClick={jumpToLatest}
+          onClick={() => virtualizer.scrollToEnd()}
           className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-white shadow-md touch:min-h-11 dark:bg-zinc-900"
         >
           <ArrowDown className="size-4" aria-hidden />

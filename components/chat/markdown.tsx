@@ -1,10 +1,14 @@
+import { memo } from "react";
 import ReactMarkdown from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { CodeBlock } from "./code-block";
 
-/** Markdown without raw HTML: `skipHtml` drops it and the default URL transform blocks `javascript:`. */
-export function Markdown({ text }: { text: string }) {
+/**
+ * Markdown without raw HTML: `skipHtml` drops it and the default URL transform blocks `javascript:`.
+ * Memoised: parsing is the costly part of a turn, and scrolling the list re-renders the turns it shows.
+ */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="prose-chat break-words">
       <ReactMarkdown
@@ -26,4 +30,4 @@ export function Markdown({ text }: { text: string }) {
       </ReactMarkdown>
     </div>
   );
-}
+});

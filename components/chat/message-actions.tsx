@@ -12,20 +12,37 @@ const actionClass = cn(
 );
 
 /**
- * The row under a message (Copy, its menu, later its version pager). With a mouse it shows on hover or
- * focus; touch screens cannot hover, so there it is always shown.
+ * The row under a message: Copy and its menu, and the version pager when the turn has versions. With a
+ * mouse the actions show on hover or focus; touch screens cannot hover, so there they are always shown.
+ * The pager is always shown, on the message's outer edge, since it says there is more to see.
  */
-export function ActionsRow({ align = "start", children }: { align?: "start" | "end"; children: React.ReactNode }) {
+export function ActionsRow({
+  align = "start",
+  pager,
+  children,
+}: {
+  align?: "start" | "end";
+  pager?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <div
       className={cn(
-        "flex items-center gap-0.5 opacity-0 transition-opacity touch:opacity-100",
-        "group-hover:opacity-100 group-focus-within:opacity-100 has-data-[state=open]:opacity-100",
-        // Pulls the first icon in line with the message's edge (the targets are wider than the icons).
+        "flex items-center gap-0.5",
+        // Pulls the outer icon in line with the message's edge (the targets are wider than the icons).
         align === "end" ? "-mr-1.5 justify-end touch:-mr-3" : "-ml-1.5 touch:-ml-3",
       )}
     >
-      {children}
+      {align === "start" && pager}
+      <div
+        className={cn(
+          "flex items-center gap-0.5 opacity-0 transition-opacity touch:opacity-100",
+          "group-hover:opacity-100 group-focus-within:opacity-100 has-data-[state=open]:opacity-100",
+        )}
+      >
+        {children}
+      </div>
+      {align === "end" && pager}
     </div>
   );
 }

@@ -1,160 +1,94 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Copy, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { Plus } from "lucide-react";
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
-import { AlertDialog } from "radix-ui";
-import { useState } from "react";
-import { deleteChat, forkChat, renameChat } from "@/app/(chat)/actions";
+import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
+import type { Page } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
-import { queryKeys } from "@/lib/query-keys";
-import { Button } from "../ui/button";
-import { cn } from "../ui/cn";
-import { focusOnMount } from "../ui/focus-on-mount";
-import { Menu, MenuItem } from "../ui/menu";
-import { notifyError } from "../ui/notify";
 import { ThemeMenu } from "../ui/theme-menu";
+import { ChatRow } from "./chat-row";
 import { useSessionsQuery } from "./queries";
-import { unwrapAction } from "./unwrap-action";
 
 const DAY = 86_400_000;
+/** The next page of chats is fetched while the reader is within this many rows of the last one loaded. */
+const LOAD_AHEAD = 15;
 
-function groupByDay(sessions: SessionSummary[], now = Date.now()) {
+type Row = { kind: "day"; label: string } | { kind: "chat"; session: SessionSummary };
+
+/** The chats under day headings (Today, Yesterday, Previous 7 days, Older), as one flat list of rows. */
+export function rowsByDay(sessions: SessionSummary[], now = Date.now()): Row[] {
   const startOfToday = new Date(now).setHours(0, 0, 0, 0);
-  const groups: [string, SessionSummary[]][] = [
-    ["Today", []],
-    ["Yesterday", []],
-    ["Previous 7 days", []],
-    ["Older", []],
-  ];
-  for (const s of sessions) {
-    const t = Date.parse(s.updated_at);
-    const index = t >= startOfToday ? 0 : t >= startOfToday - DAY ? 1 : t >= startOfToday - 7 * DAY ? 2 : 3;
-    groups[index][1].push(s);
+  const labels = ["Today", "Yesterday", "Previous 7 days", "Older"];
+  const rows: Row[] = [];
+  let current = -1;
+  for (const session of sessions) {
+    const t = Date.parse(session.updated_at);
+    const day = t >= startOfToday ? 0 : t >= startOfToday - DAY ? 1 : t >= startOfToday - 7 * DAY ? 2 : 3;
+    // Newest first, so each heading starts once; a later heading never comes back to an earlier one.
+    if (day > current) {
+      current = day;
+      rows.push({ kind: "day", label: labels[day] });
+    }
+    rows.push({ kind: "chat", session });
   }
-  return groups.filter(([, items]) => items.length > 0);
+  return rows;
 }
 
-function ChatRow({ session, active }: { session: SessionSummary; active: boolean }) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const [renaming, setRenaming] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
-
-  const rename = useMutation({
-    mutationFn: (name: string) => unwrapAction(renameChat({ sessionId: session.id, name })),
-    onSuccess: () => {
-      void refresh();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
-    },
-    onError: notifyError,
-  });
-  const duplicate = useMutation({
-    mutationFn: () => unwrapAction(forkChat({ sessionId: session.id })),
-    onSuccess: (fork) => {
-      void refresh();
-      router.push(`/chat/${fork.id}`);
-    },
-    onError: notifyError,
-  });
-  const remove = useMutation({
-    mutationFn: () => unwrapAction(deleteChat({ sessionId: session.id })),
-    onSuccess: () => {
-      queryClient.setQueryData<SessionSummary[]>(queryKeys.sessions, (old) => old?.filter((s) => s.id !== session.id));
-      void refresh();
-      if (active) router.push("/");
-    },
-    onError: notifyError,
-  });
-
-  if (renaming) {
-    return (
-      <input
-        aria-label="Chat name"
-        ref={focusOnMount}
-        defaultValue={session.name}
-        className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm outline-none dark:border-zinc-700 dark:bg-zinc-900"
-        onKeyDown={(e) => {
-          if (e.key === "Escape") setRenaming(false);
-          if (e.key === "Enter") {
-            const name = e.currentTarget.value.trim();
-            setRenaming(false);
-            if (name && name !== session.name) rename.mutate(name);
-          }
-        }}
-        onBlur={() => setRenaming(false)}
-      />
-    );
-  }
-
-  return (
-    <div
-      className={cn(
-        "group flex items-center rounded-md",
-        active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/60",
-      )}
-    >
-      <Link
-        href={`/chat/${session.id}`}
-        title={session.name}
-        className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm touch:py-3"
-        aria-current={active ? "page" : undefined}
-      >
-        {rename.isPending ? rename.variables : session.name}
-      </Link>
-      <Menu
-        trigger={
-          <button
-            type="button"
-            aria-label="Chat actions"
-            className="mr-1 inline-flex items-center justify-center rounded p-1 text-zinc-500 opacity-0 group-hover:opacity-100 focus-visible:opacity-100 data-[state=open]:opacity-100 touch:size-11 touch:opacity-100"
-          >
-            <MoreHorizontal className="size-4" aria-hidden />
-          </button>
-        }
-      >
-        <MenuItem icon={<Pencil className="size-4" />} onSelect={() => setRenaming(true)}>
-          Rename
-        </MenuItem>
-        <MenuItem icon={<Copy className="size-4" />} disabled={duplicate.isPending} onSelect={() => duplicate.mutate()}>
-          Duplicate
-        </MenuItem>
-        <MenuItem icon={<Trash2 className="size-4" />} danger onSelect={() => setConfirming(true)}>
-          Delete
-        </MenuItem>
-      </Menu>
-      <AlertDialog.Root open={confirming} onOpenChange={setConfirming}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
-          <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,420px)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl dark:bg-zinc-900">
-            <AlertDialog.Title className="text-base font-semibold">Delete chat?</AlertDialog.Title>
-            <AlertDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-              “{session.name}” and its files will be deleted. Forks of it are kept.
-            </AlertDialog.Description>
-            <div className="mt-5 flex justify-end gap-2">
-              <AlertDialog.Cancel asChild>
-                <Button variant="outline">Cancel</Button>
-              </AlertDialog.Cancel>
-              <AlertDialog.Action asChild>
-                <Button variant="danger" onClick={() => remove.mutate()}>
-                  Delete
-                </Button>
-              </AlertDialog.Action>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
-    </div>
-  );
-}
-
-export function Sidebar({ initialSessions }: { initialSessions: SessionSummary[] }) {
+/** The user's chats, a page at a time as they scroll, in a virtualised list (thousands of chats stay light). */
+function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
   const pathname = usePathname();
   const sessions = useSessionsQuery(initialSessions);
   const activeId = pathname.startsWith("/chat/") ? pathname.slice(6) : null;
+  const rows = rowsByDay(sessions.data);
+  const scroller = useRef<HTMLElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => (rows[index].kind === "day" ? 28 : 32),
+    getItemKey: (index) => {
+      const row = rows[index];
+      return row.kind === "day" ? `day:${row.label}` : row.session.id;
+    },
+    overscan: 8,
+    // The server renders the first rows of a typical sidebar.
+    initialRect: { width: 256, height: 800 },
+  });
+  const shown = virtualizer.getVirtualItems();
 
+  const lastShown = shown.at(-1)?.index;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = sessions;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastShown !== undefined && lastShown >= rows.length - LOAD_AHEAD) {
+      void fetchNextPage({ cancelRefetch: false });
+    }
+  }, [hasNextPage, isFetchingNextPage, lastShown, rows.length, fetchNextPage]);
+
+  return (
+    <nav ref={scroller} aria-label="Chats" aria-busy={isFetchingNextPage} className="-mx-1 flex-1 overflow-y-auto px-1">
+      {rows.length === 0 && <p className="px-2 py-4 text-sm text-zinc-500">No chats yet.</p>}
+      <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${shown[0]?.start ?? 0}px)` }}>
+          {shown.map((v) => {
+            const row = rows[v.index];
+            return (
+              <div key={v.key} data-index={v.index} ref={virtualizer.measureElement}>
+                {row.kind === "day" ? (
+                  <h2 className={`px-2 pb-1 text-xs font-medium text-zinc-500 ${v.index > 0 ? "pt-3" : ""}`}>{row.label}</h2>
+                ) : (
+                  <ChatRow session={row.session} active={row.session.id === activeId} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </nav>
+  );
+}
+
+export function Sidebar({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
   return (
     <div className="flex h-full flex-col gap-2 p-3">
       <div className="flex items-center justify-between px-1">
@@ -169,17 +103,7 @@ export function Sidebar({ initialSessions }: { initialSessions: SessionSummary[]
       >
         <Plus className="size-4" aria-hidden /> New chat
       </Link>
-      <nav aria-label="Chats" className="-mx-1 flex-1 overflow-y-auto px-1">
-        {sessions.data.length === 0 && <p className="px-2 py-4 text-sm text-zinc-500">No chats yet.</p>}
-        {groupByDay(sessions.data).map(([label, items]) => (
-          <div key={label} className="mb-3">
-            <h2 className="px-2 pb-1 text-xs font-medium text-zinc-500">{label}</h2>
-            {items.map((s) => (
-              <ChatRow key={s.id} session={s} active={s.id === activeId} />
-            ))}
-          </div>
-        ))}
-      </nav>
+      <ChatList initialSessions={initialSessions} />
     </div>
   );
 }

@@ -8,6 +8,21 @@ export interface Rewound {
   reason: RewindReason;
 }
 
+/** A turn's place among its versions (docs/semantics.md, "Versions"), from `metadata.retrace_siblings`. */
+export interface Siblings {
+  /** 1-based. */
+  index: number;
+  invocationIds: string[];
+  /** Every version starts with the same user text: the pager sits on the reply. */
+  regenerations: boolean;
+}
+
+export function siblingsOf(task: Task): Siblings | null {
+  const value = task.metadata?.retrace_siblings as { index?: unknown; invocation_ids?: unknown; regenerations?: unknown } | undefined;
+  if (!value || typeof value.index !== "number" || !Array.isArray(value.invocation_ids) || value.invocation_ids.length < 2) return null;
+  return { index: value.index, invocationIds: value.invocation_ids as string[], regenerations: value.regenerations === true };
+}
+
 export interface TurnRow {
   task: Task;
   rewound: Rewound | null;

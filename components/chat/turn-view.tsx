@@ -8,8 +8,10 @@ import { cn } from "../ui/cn";
 import { Menu, MenuItem } from "../ui/menu";
 import { AgentParts, replyText } from "./agent-parts";
 import { ActionsButton, ActionsRow, CopyAction } from "./message-actions";
+import { siblingsOf } from "./turn-rows";
 import type { TurnActions } from "./use-turn-actions";
 import { UserMessage } from "./user-message";
+import { VersionPager } from "./version-pager";
 
 /** One invocation: the user's message and everything the agent answered. */
 export function TurnView({
@@ -37,13 +39,22 @@ export function TurnView({
   const invocationId = invocationIdOf(task);
   const failed = task.status.state === "failed" && !agent.some((m) => m.metadata?.kagent_error);
   const live = partial !== undefined || stopped;
+  const siblings = rewound || !actions ? null : siblingsOf(task);
+  const pager = siblings && actions && <VersionPager siblings={siblings} disabled={disabled} onSwitch={actions.switchTo} />;
   return (
     <section
       data-testid={rewound ? "rewound-turn" : "turn"}
       aria-label={rewound ? "Rewound turn" : undefined}
       className={cn("space-y-2", rewound && "opacity-45 grayscale")}
     >
-      {user && <UserMessage message={user} disabled={disabled || Boolean(rewound)} actions={rewound ? undefined : actions} />}
+      {user && (
+        <UserMessage
+          message={user}
+          disabled={disabled || Boolean(rewound)}
+          actions={rewound ? undefined : actions}
+          pager={siblings?.regenerations ? undefined : pager}
+        />
+      )}
       {(agent.length > 0 || partial || failed || stopped) && (
         <div data-testid="agent-message" className="group relative">
           <AgentParts sessionId={sessionId} messages={agent} partial={partial} />
@@ -54,7 +65,7 @@ export function TurnView({
           )}
           {stopped && <p className="text-xs text-zinc-500 italic">Stopped</p>}
           {!live && agent.length > 0 && (
-            <ActionsRow>
+            <ActionsRow pager={siblings?.regenerations ? pager : undefined}>
               <CopyAction text={() => replyText(agent)} />
               {isLast && !rewound && actions && invocationId && user && (
                 <Menu align="start" trigger={<ActionsButton disabled={disabled} />}>

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { cancelTask, streamMessage } from "@/lib/a2a/client";
+import { cancelTask, resubscribeTask, type StreamEvent, streamMessage } from "@/lib/a2a/client";
 import { messageText } from "@/lib/a2a/convert";
 import type { Message, Task, TaskStatusUpdateEvent } from "@/lib/a2a/types";
 import { queryKeys } from "@/lib/query-keys";
@@ -37,6 +37,8 @@ interface Running {
   controller: AbortController;
   taskId?: string;
   stopped: boolean;
+  /** The session the turn runs in: a new chat's comes with the first frame. */
+  sessionId: string | null;
 }
 
 function applyUpdate(turn: LiveTurn, event: TaskStatusUpdateEvent): LiveTurn {
@@ -65,6 +67,8 @@ export function useLiveTurn(opts: {
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [failed, setFailed] = useState<FailedSend | null>(null);
   const running = useRef<Running | null>(null);
+  /** Tasks this page has shown live: never followed again once they end. */
+  const known = useRef(new Set<string>());
 
   async function cancel(taskId: string) {
     try {
@@ -74,46 +78,65 @@ export function useLiveTurn(opts: {
     }
   }
 
-  async function send(text: string, rewindFirst?: RewindFirst) {
-    const turn: Running = { controller: new AbortController(), stopped: false };
+  function begin(userText: string, task: Task | null): Running {
+    const turn: Running = { controller: new AbortController(), stopped: false, sessionId: opts.sessionId };
     running.current = turn;
     setFailed(null);
-    setLive({ key: Date.now(), task: null, userText: text, partial: "", stopped: false });
-    let id = opts.sessionId;
-    try {
-      for await (const event of streamMessage({
-        agent: opts.agent,
-        text,
-        contextId: id ?? undefined,
-        rewindBeforeInvocationId: rewindFirst?.invocationId,
-        rewindReason: rewindFirst?.reason,
-        signal: turn.controller.signal,
-      })) {
-        if (event.kind === "task") {
-          if (!id) {
-            id = event.contextId;
-            opts.onCreated(id);
-          }
-          const first = !turn.taskId;
-          turn.taskId = event.id;
-          // Stop came before the server named the task: cancel it now. Only CancelTask stops a turn, never hanging up.
-          if (first && turn.stopped) {
-            await cancel(event.id);
-            turn.controller.abort();
-            break;
-          }
-          setLive((s) => s && { ...s, task: event, partial: "" });
-          continue;
+    setLive({ key: Date.now(), task, userText, partial: "", stopped: false });
+    return turn;
+  }
+
+  /** Shows a turn's frames as they come, to its final one. */
+  async function consume(turn: Running, frames: AsyncIterable<StreamEvent>) {
+    for await (const event of frames) {
+      if (event.kind === "task") {
+        if (!turn.sessionId) {
+          turn.sessionId = event.contextId;
+          opts.onCreated(event.contextId);
         }
-        setLive((s) => s && applyUpdate(s, event));
-        if (event.final && event.status.state === "failed") {
-          notifyError(event.status.message ? messageText(event.status.message) : "The agent failed");
+        const first = !turn.taskId;
+        turn.taskId = event.id;
+        known.current.add(event.id);
+        // Stop came before the server named the task: cancel it now. Only CancelTask stops a turn, never hanging up.
+        if (first && turn.stopped) {
+          await cancel(event.id);
+          turn.controller.abort();
+          break;
         }
-        if (!event.status.message?.metadata?.adk_partial && id) {
-          void queryClient.invalidateQueries({ queryKey: queryKeys.session(id) });
-          void queryClient.invalidateQueries({ queryKey: queryKeys.artifacts(id) });
-        }
+        setLive((s) => s && { ...s, task: event, partial: "" });
+        continue;
       }
+      setLive((s) => s && applyUpdate(s, event));
+      if (event.final && event.status.state === "failed") {
+        notifyError(event.status.message ? messageText(event.status.message) : "The agent failed");
+      }
+      if (!event.status.message?.metadata?.adk_partial && turn.sessionId) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.session(turn.sessionId) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.artifacts(turn.sessionId) });
+      }
+    }
+  }
+
+  async function end(turn: Running) {
+    running.current = null;
+    await opts.onEnd(turn.sessionId);
+    setLive(null);
+  }
+
+  async function send(text: string, rewindFirst?: RewindFirst) {
+    const turn = begin(text, null);
+    try {
+      await consume(
+        turn,
+        streamMessage({
+          agent: opts.agent,
+          text,
+          contextId: turn.sessionId ?? undefined,
+          rewindBeforeInvocationId: rewindFirst?.invocationId,
+          rewindReason: rewindFirst?.reason,
+          signal: turn.controller.signal,
+        }),
+      );
     } catch (error) {
       if (!turn.controller.signal.aborted) {
         notifyError(error);
@@ -122,9 +145,25 @@ export function useLiveTurn(opts: {
         if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
       }
     } finally {
-      running.current = null;
-      await opts.onEnd(id);
-      setLive(null);
+      await end(turn);
+    }
+  }
+
+  /**
+   * Follows a turn already running in this chat (started before a reload, in another tab or on another app
+   * instance) to its end, with Stop working; each task is followed once. `task` is what the list has of it.
+   */
+  async function follow(taskId: string, task?: Task) {
+    if (running.current || known.current.has(taskId)) return;
+    known.current.add(taskId);
+    const turn = begin(task?.history?.[0] ? messageText(task.history[0]) : "", task ?? null);
+    turn.taskId = taskId;
+    try {
+      await consume(turn, resubscribeTask(opts.agent, taskId, turn.controller.signal));
+    } catch (error) {
+      if (!turn.controller.signal.aborted) notifyError(error);
+    } finally {
+      await end(turn);
     }
   }
 
@@ -137,5 +176,5 @@ export function useLiveTurn(opts: {
     if (turn.taskId) void cancel(turn.taskId);
   }
 
-  return { live, failed, send, stop, dismissFailed: () => setFailed(null) };
+  return { live, failed, send, follow, stop, dismissFailed: () => setFailed(null) };
 }

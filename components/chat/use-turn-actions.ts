@@ -2,24 +2,25 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { forkChat, rewindChat } from "@/app/(chat)/actions";
+import { forkChat, rewindChat, switchChat } from "@/app/(chat)/actions";
 import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Task } from "@/lib/a2a/types";
-import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
-import { useRefreshSession } from "./queries";
+import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
 import { unwrapAction } from "./unwrap-action";
 import type { RewindFirst } from "./use-live-turn";
+import { focusPagerAfterSwitch } from "./version-pager";
 
-/** What a person can do to a turn from its menus and from a rewound run's divider. */
+/** What a person can do to a turn from its menus, its version pager, a rewound run's divider and History. */
 export interface TurnActions {
   rewind(invocationId: string, text: string): void;
   fork(invocationId: string, text: string): void;
   /** Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request. */
   resend(invocationId: string, text: string, reason: RewindFirst["reason"]): void;
-  /** Brings back the turns a marker hid, by rewinding before that marker (docs/semantics.md, "Versions"). */
-  restore(markerInvocationId: string): void;
+  /** Brings back what a marker hid, by rewinding before that marker (docs/semantics.md, "Versions"): a divider's or History's Restore. */
+  restore(markerInvocationId: string, from: "divider" | "history"): void;
+  /** Shows the branch holding another version of a turn; focus returns to the pager button that asked. */
+  switchTo(invocationId: string, button: "Previous version" | "Next version"): void;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -34,33 +35,34 @@ export function useTurnActions(opts: {
   const { sessionId, busy, setPending, setText } = opts;
   const router = useRouter();
   const queryClient = useQueryClient();
-  const refresh = useRefreshSession();
+  const reload = useReloadChat();
 
-  /** Drops the turns from `invocationId` on from the cached list at once; the server stays the authority. */
-  const truncateFrom = (id: string, invocationId: string) => {
-    queryClient.setQueryData<Task[]>(queryKeys.tasks(id, false), (old) => {
-      const index = old?.findIndex((t) => invocationIdOf(t) === invocationId) ?? -1;
-      return index >= 0 ? old!.slice(0, index) : old;
-    });
-  };
-
-  /** Rewinds before `invocationId`; resolves with the marker (for Undo) and how many visible turns it hid, or null. */
-  async function rewindTo(invocationId: string, reason: "rewind" | "undo" | "restore") {
+  /** Runs a rewind or switch, then shows the chat's new view in one render; null when it failed (the toast says why). */
+  async function change<T>(run: (sessionId: string) => Promise<T>, before?: () => void): Promise<T | null> {
     if (!sessionId || busy) return null;
-    const before = queryClient.getQueryData<Task[]>(queryKeys.tasks(sessionId, false)) ?? [];
-    const index = before.findIndex((t) => invocationIdOf(t) === invocationId);
     setPending(true);
-    if (reason === "rewind") truncateFrom(sessionId, invocationId);
+    before?.();
     try {
-      const result = await unwrapAction(rewindChat({ sessionId, invocationId, reason }));
-      return { ...result, count: index >= 0 ? before.length - index : 0 };
+      return await run(sessionId);
     } catch (error) {
       notifyError(error);
       return null;
     } finally {
-      await refresh(sessionId);
+      await reload(sessionId).catch(notifyError);
       setPending(false);
     }
+  }
+
+  /** Rewinds before `invocationId`; resolves with the marker (for Undo) and how many loaded turns it hid, or null. */
+  async function rewindTo(invocationId: string, reason: "rewind" | "undo" | "restore") {
+    const before = sessionId ? loadedTasks(queryClient, sessionId) : [];
+    const index = before.findIndex((t) => invocationIdOf(t) === invocationId);
+    const result = await change(
+      (id) => unwrapAction(rewindChat({ sessionId: id, invocationId, reason })),
+      // A rewind's list is known at once; an undo or restore waits for the server's.
+      () => reason === "rewind" && sessionId && truncateTasks(queryClient, sessionId, invocationId),
+    );
+    return result && { ...result, count: index >= 0 ? before.length - index : 0 };
   }
 
   /** The Undo toast after a rewind: rewinding before its marker undoes it (docs/semantics.md, "Rewind"). */
@@ -85,18 +87,23 @@ export function useTurnActions(opts: {
       const description = "State and files are back to how they were before this message.";
       offerUndo(result.markerInvocationId, { title, description, undone: "Rewind undone" }, () => setText(""));
     },
-    async restore(markerInvocationId) {
+    async restore(markerInvocationId, from) {
       const result = await rewindTo(markerInvocationId, "restore");
       if (!result) return;
+      const title = from === "history" ? "Restored an earlier version" : "Restored the rewound turns";
       const description = "State and files are back to how they were then.";
-      offerUndo(result.markerInvocationId, { title: "Restored the rewound turns", description, undone: "Restore undone" });
+      offerUndo(result.markerInvocationId, { title, description, undone: "Restore undone" });
+    },
+    async switchTo(invocationId, button) {
+      focusPagerAfterSwitch({ invocationId, button });
+      if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
     },
     async fork(invocationId, userText) {
       if (!sessionId || busy) return;
       setPending(true);
       try {
         const fork = await unwrapAction(forkChat({ sessionId, invocationId }));
-        queryClient.setQueryData<SessionSummary[]>(queryKeys.sessions, (old) => [fork, ...(old ?? [])]);
+        addChat(queryClient, fork);
         void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
         void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
         router.push(`/chat/${fork.id}?draft=${encodeURIComponent(userText)}`);
@@ -107,7 +114,7 @@ export function useTurnActions(opts: {
     },
     resend(invocationId, text, reason) {
       if (!sessionId || busy) return;
-      truncateFrom(sessionId, invocationId);
+      truncateTasks(queryClient, sessionId, invocationId);
       opts.send(text, { invocationId, reason });
     },
   };

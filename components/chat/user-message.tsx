@@ -66,7 +66,17 @@ function MessageEditor({
 }
 
 /** The user's message: its bubble, Copy, and (when it has an invocation) Rewind, Fork and Edit & resend. */
-export function UserMessage({ message, disabled, actions }: { message: Message; disabled: boolean; actions?: TurnActions }) {
+export function UserMessage({
+  message,
+  disabled,
+  actions,
+  pager,
+}: {
+  message: Message;
+  disabled: boolean;
+  actions?: TurnActions;
+  pager?: React.ReactNode;
+}) {
   const text = messageText(message);
   const invocationId = invocationIdOf(message);
   const [editing, setEditing] = useState(false);
@@ -90,7 +100,7 @@ export function UserMessage({ message, disabled, actions }: { message: Message; 
       <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
         {text}
       </div>
-      <ActionsRow align="end">
+      <ActionsRow align="end" pager={pager}>
         <CopyAction text={() => text} />
         {invocationId && actions && (
           <Menu trigger={<ActionsButton disabled={disabled} />}>

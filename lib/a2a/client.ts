@@ -1,4 +1,4 @@
-import { AgentCard, CancelTaskRequest, SendMessageRequest, type StreamResponse } from "@a2a-js/sdk";
+import { AgentCard, CancelTaskRequest, SendMessageRequest, type StreamResponse, SubscribeToTaskRequest } from "@a2a-js/sdk";
 import { type Client, ClientFactory, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import type { Task, TaskStatusUpdateEvent } from "./types";
@@ -66,6 +66,17 @@ export async function* streamMessage(opts: {
   const client = await clientFor(opts.agent);
   try {
     for await (const response of client.sendMessageStream(request, { signal: opts.signal })) yield toStreamEvent(response);
+  } catch (error) {
+    throw unwrap(error);
+  }
+}
+
+/** Follows a running task (A2A `SubscribeToTask`): the task, the text streamed so far, then the rest; just the task when it has ended. */
+export async function* resubscribeTask(agent: string, taskId: string, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+  const client = await clientFor(agent);
+  try {
+    for await (const response of client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: taskId }), { signal }))
+      yield toStreamEvent(response);
   } catch (error) {
     throw unwrap(error);
   }

@@ -6,14 +6,15 @@ import { listAgents } from "@/lib/agent/registry";
 import { currentUserId } from "@/lib/auth";
 import { getSession, listTasks } from "@/lib/db/queries";
 import { NotFoundError } from "@/lib/errors";
+import { TURNS_PER_PAGE } from "@/lib/query-keys";
 
-/** The chat and its tasks, or null when it does not exist or is not the caller's; once per request (metadata and page). */
+/** The chat and its latest page of tasks, or null when it does not exist or is not the caller's; once per request (metadata and page). */
 const load = cache(async (id: string) => {
   const userId = await currentUserId();
   if (!userId) return null;
   try {
-    const [session, tasks] = await Promise.all([getSession(userId, id), listTasks(userId, id)]);
-    return { session, tasks: tasks.items };
+    const [session, tasks] = await Promise.all([getSession(userId, id), listTasks(userId, id, { limit: TURNS_PER_PAGE })]);
+    return { session, tasks: { data: tasks.items, next_before: tasks.nextBefore } };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;

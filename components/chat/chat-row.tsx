@@ -1,0 +1,134 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Copy, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { AlertDialog } from "radix-ui";
+import { useState } from "react";
+import { deleteChat, forkChat, renameChat } from "@/app/(chat)/actions";
+import type { SessionSummary } from "@/lib/db/types";
+import { queryKeys } from "@/lib/query-keys";
+import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
+import { focusOnMount } from "../ui/focus-on-mount";
+import { Menu, MenuItem } from "../ui/menu";
+import { notifyError } from "../ui/notify";
+import { addChat, removeChat } from "./queries";
+import { unwrapAction } from "./unwrap-action";
+
+/** One chat in the sidebar: its link, and Rename, Duplicate and Delete. */
+export function ChatRow({ session, active }: { session: SessionSummary; active: boolean }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [renaming, setRenaming] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+
+  const rename = useMutation({
+    mutationFn: (name: string) => unwrapAction(renameChat({ sessionId: session.id, name })),
+    onSuccess: () => {
+      void refresh();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
+    },
+    onError: notifyError,
+  });
+  const duplicate = useMutation({
+    mutationFn: () => unwrapAction(forkChat({ sessionId: session.id })),
+    onSuccess: (fork) => {
+      addChat(queryClient, fork);
+      void refresh();
+      router.push(`/chat/${fork.id}`);
+    },
+    onError: notifyError,
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrapAction(deleteChat({ sessionId: session.id })),
+    onSuccess: () => {
+      removeChat(queryClient, session.id);
+      void refresh();
+      if (active) router.push("/");
+    },
+    onError: notifyError,
+  });
+
+  if (renaming) {
+    return (
+      <input
+        aria-label="Chat name"
+        ref={focusOnMount}
+        defaultValue={session.name}
+        className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm outline-none dark:border-zinc-700 dark:bg-zinc-900"
+        onKeyDown={(e) => {
+          if (e.key === "Escape") setRenaming(false);
+          if (e.key === "Enter") {
+            const name = e.currentTarget.value.trim();
+            setRenaming(false);
+            if (name && name !== session.name) rename.mutate(name);
+          }
+        }}
+        onBlur={() => setRenaming(false)}
+      />
+    );
+  }
+
+  return (
+    <div
+      className={cn(
+        "group flex items-center rounded-md",
+        active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-800/60",
+      )}
+    >
+      <Link
+        href={`/chat/${session.id}`}
+        title={session.name}
+        className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm touch:py-3"
+        aria-current={active ? "page" : undefined}
+      >
+        {rename.isPending ? rename.variables : session.name}
+      </Link>
+      <Menu
+        trigger={
+          <button
+            type="button"
+            aria-label="Chat actions"
+            className="mr-1 inline-flex items-center justify-center rounded p-1 text-zinc-500 opacity-0 group-hover:opacity-100 focus-visible:opacity-100 data-[state=open]:opacity-100 touch:size-11 touch:opacity-100"
+          >
+            <MoreHorizontal className="size-4" aria-hidden />
+          </button>
+        }
+      >
+        <MenuItem icon={<Pencil className="size-4" />} onSelect={() => setRenaming(true)}>
+          Rename
+        </MenuItem>
+        <MenuItem icon={<Copy className="size-4" />} disabled={duplicate.isPending} onSelect={() => duplicate.mutate()}>
+          Duplicate
+        </MenuItem>
+        <MenuItem icon={<Trash2 className="size-4" />} danger onSelect={() => setConfirming(true)}>
+          Delete
+        </MenuItem>
+      </Menu>
+      <AlertDialog.Root open={confirming} onOpenChange={setConfirming}>
+        <AlertDialog.Portal>
+          <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
+          <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,420px)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl dark:bg-zinc-900">
+            <AlertDialog.Title className="text-base font-semibold">Delete chat?</AlertDialog.Title>
+            <AlertDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+              “{session.name}” and its files will be deleted. Forks of it are kept.
+            </AlertDialog.Description>
+            <div className="mt-5 flex justify-end gap-2">
+              <AlertDialog.Cancel asChild>
+                <Button variant="outline">Cancel</Button>
+              </AlertDialog.Cancel>
+              <AlertDialog.Action asChild>
+                <Button variant="danger" onClick={() => remove.mutate()}>
+                  Delete
+                </Button>
+              </AlertDialog.Action>
+            </div>
+          </AlertDialog.Content>
+        </AlertDialog.Portal>
+      </AlertDialog.Root>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+"use client";
+
+import { History, X } from "lucide-react";
+import { Dialog } from "radix-ui";
+import type { VersionInfo } from "@/lib/db/types";
+import { Button } from "../ui/button";
+import { usePageDialog } from "../ui/use-page-dialog";
+import { useVersionsQuery } from "./queries";
+import { timeAgo } from "./turn-rows";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+function Version({ version, disabled, onRestore }: { version: VersionInfo; disabled: boolean; onRestore: () => void }) {
+  const current = version.marker_invocation_id === null;
+  const when = new Date(version.timestamp);
+  return (
+    <li
+      data-testid="version"
+      className="flex items-start gap-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
+      aria-current={current ? "true" : undefined}
+    >
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm" title={version.last_user_text ?? undefined}>
+          {version.last_user_text ?? <span className="text-zinc-500 italic">No messages</span>}
+        </p>
+        <p className="mt-0.5 text-xs text-zinc-500">
+          <time dateTime={version.timestamp} title={when.toLocaleString()}>
+            {timeAgo(version.timestamp)}
+          </time>
+          {" · "}
+          {plural(version.turns, "turn")}
+        </p>
+      </div>
+      {current ? (
+        <span className="shrink-0 rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+          Current
+        </span>
+      ) : (
+        <Button variant="outline" className="shrink-0 px-2 py-1 text-xs touch:min-h-11" disabled={disabled} onClick={onRestore}>
+          Restore
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/**
+ * History: every view the chat had, newest first — when, how many turns, the last user message —
+ * each restorable with its state and files. Restoring is a rewind, so the usual Undo toast follows.
+ */
+export function HistoryPanel({
+  sessionId,
+  disabled,
+  onRestore,
+}: {
+  sessionId: string;
+  disabled: boolean;
+  onRestore: (markerInvocationId: string) => void;
+}) {
+  const [open, setOpen] = usePageDialog();
+  const versions = useVersionsQuery(sessionId, open);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button aria-label="History" className="p-2 touch:size-11 sm:px-2.5">
+          <History className="size-4" aria-hidden />
+          <span className="hidden text-xs sm:inline">History</span>
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-96 max-w-[90vw] flex-col bg-white shadow-xl dark:bg-zinc-950">
+          <div className="flex items-center justify-between border-b border-zinc-200 py-1.5 pr-1.5 pl-4 dark:border-zinc-800">
+            <Dialog.Title className="text-sm font-semibold">History</Dialog.Title>
+            <Dialog.Close asChild>
+              <Button aria-label="Close" className="p-2 touch:size-11">
+                <X className="size-4" aria-hidden />
+              </Button>
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="px-4 pt-3 text-xs text-zinc-500">
+            Every version of this chat, newest first. Restore brings back its turns, state and files; you can undo it.
+          </Dialog.Description>
+          <div className="min-h-0 flex-1 overflow-y-auto p-4">
+            {versions.isPending ? (
+              <p className="text-sm text-zinc-500">Loading…</p>
+            ) : versions.isError ? (
+              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                {versions.error.message}
+              </p>
+            ) : (
+              <ul aria-label="Versions" className="space-y-2">
+                {versions.data.map((version) => (
+                  <Version
+                    key={version.marker_invocation_id ?? "current"}
+                    version={version}
+                    disabled={disabled}
+                    onRestore={() => {
+                      setOpen(false);
+                      if (version.marker_invocation_id) onRestore(version.marker_invocation_id);
+                    }}
+                  />
+                ))}
+              </ul>
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

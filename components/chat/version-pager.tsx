@@ -1,0 +1,79 @@
+"use client";
+
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { cn } from "../ui/cn";
+import type { Siblings } from "./turn-rows";
+
+const arrowClass = cn(
+  "inline-flex size-7 items-center justify-center rounded-md text-zinc-500 touch:size-11",
+  "hover:bg-zinc-100 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-zinc-100",
+  "focus-visible:outline-2 focus-visible:outline-blue-500 disabled:pointer-events-none disabled:opacity-30",
+);
+
+type Arrow = "Previous version" | "Next version";
+
+/** The pager to focus once it shows, enabled, after a switch: its turn's row is new, so are its buttons. */
+let focusAfterSwitch: { invocationId: string; button: Arrow } | null = null;
+
+export function focusPagerAfterSwitch(request: typeof focusAfterSwitch) {
+  focusAfterSwitch = request;
+}
+
+/**
+ * `‹ 2 / 3 ›` on a turn with other versions: each arrow shows the branch of the
+ * version beside it. Always visible, unlike the hover actions, because it tells the reader there is more.
+ */
+export function VersionPager({
+  siblings,
+  disabled,
+  onSwitch,
+}: {
+  siblings: Siblings;
+  disabled: boolean;
+  onSwitch: (invocationId: string, button: Arrow) => void;
+}) {
+  const { index, invocationIds } = siblings;
+  const shown = invocationIds[index - 1];
+  const group = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => {
+    const request = focusAfterSwitch;
+    if (disabled || request?.invocationId !== shown || !group.current) return;
+    const buttons = [...group.current.querySelectorAll<HTMLButtonElement>("button:not(:disabled)")];
+    // The arrow that was pressed, or the other one when this version is at the end it pointed to; after the
+    // frame, since the chat hands focus back to the composer when the switch ends.
+    const target = buttons.find((b) => b.getAttribute("aria-label") === request.button) ?? buttons[0];
+    requestAnimationFrame(() => target?.focus());
+    focusAfterSwitch = null;
+  }, [disabled, shown]);
+  return (
+    <fieldset
+      ref={group}
+      aria-label={`Version ${index} of ${invocationIds.length}`}
+      data-testid="version-pager"
+      className="m-0 flex min-w-0 items-center border-0 p-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400"
+    >
+      <button
+        type="button"
+        aria-label="Previous version"
+        className={arrowClass}
+        disabled={disabled || index <= 1}
+        onClick={() => onSwitch(invocationIds[index - 2], "Previous version")}
+      >
+        <ChevronLeft className="size-4" aria-hidden />
+      </button>
+      <span aria-hidden>
+        {index} / {invocationIds.length}
+      </span>
+      <button
+        type="button"
+        aria-label="Next version"
+        className={arrowClass}
+        disabled={disabled || index >= invocationIds.length}
+        onClick={() => onSwitch(invocationIds[index], "Next version")}
+      >
+        <ChevronRight className="size-4" aria-hidden />
+      </button>
+    </fieldset>
+  );
+}
