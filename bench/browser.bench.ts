@@ -1,62 +1,102 @@
 import { writeFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { middle } from "./measure";
 
 const RUNS = 5;
+/** Size label → chat id, from bench/run.ts. */
+const CHATS = JSON.parse(process.env.BENCH_CHATS ?? "{}") as Record<string, string>;
 
 declare global {
   interface Window {
-    __bench: { visibleAt?: number; clickAt?: number; updatedAt?: number };
+    __bench: { visibleAt?: number; clickAt?: number; updatedAt?: number; worstFrame?: number; frames?: boolean };
   }
 }
 
-test("a 1,000-turn chat: time to a visible list, and from Rewind to here to the updated list", async ({ page, context, baseURL }) => {
-  await context.addCookies([{ name: "retrace_token", value: process.env.BENCH_TOKEN!, url: baseURL! }]);
+/** From navigation start to the first frame where the newest user message has a box (measured in the page). */
+async function openChat(page: Page, chatId: string) {
+  await page.goto(`/chat/${chatId}`, { waitUntil: "commit" });
+  await page.waitForFunction(
+    () => {
+      const last = [...document.querySelectorAll('[data-testid="user-message"]')].at(-1);
+      if (!last || last.getBoundingClientRect().height === 0) return false;
+      window.__bench = { visibleAt: performance.now() };
+      return true;
+    },
+    undefined,
+    { polling: "raf" },
+  );
+  return page.evaluate(() => window.__bench.visibleAt as number);
+}
+
+/** From the click on "Rewind to here" (second newest turn) until that turn's element leaves the page; then Undo. */
+async function rewindClick(page: Page) {
   const users = page.getByTestId("user-message");
-  const composer = page.getByRole("textbox", { name: "Message" });
-  const visible: number[] = [];
-  const interactive: number[] = [];
-  const rewind: number[] = [];
+  const target = users.nth((await users.count()) - 2);
+  await target.hover();
+  await target.getByRole("button", { name: "Message actions" }).click();
+  const element = await target.elementHandle();
+  await page.evaluate((el) => {
+    document.addEventListener("click", () => (window.__bench.clickAt = performance.now()), { capture: true, once: true });
+    new MutationObserver((_, observer) => {
+      if (!el?.isConnected) {
+        window.__bench.updatedAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  }, element);
+  await page.getByRole("menuitem", { name: "Rewind to here" }).click();
+  await page.waitForFunction(() => window.__bench.updatedAt !== undefined);
+  const took = await page.evaluate(() => (window.__bench.updatedAt as number) - (window.__bench.clickAt as number));
+  await page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" }).click();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Rewind undone" })).toBeVisible();
+  return took;
+}
 
-  for (let i = 0; i < RUNS; i++) {
-    await page.goto(`/chat/${process.env.BENCH_CHAT}`, { waitUntil: "commit" });
-    // Measured in the page, from navigation start, at the first frame where the last message has a box.
-    await page.waitForFunction(
-      () => {
-        const last = [...document.querySelectorAll('[data-testid="user-message"]')].at(-1);
-        if (!last || last.getBoundingClientRect().height === 0) return false;
-        window.__bench = { visibleAt: performance.now() };
-        return true;
-      },
-      undefined,
-      { polling: "raf" },
-    );
-    visible.push(await page.evaluate(() => window.__bench.visibleAt!));
-    await expect(composer).toBeEnabled();
-    interactive.push(await page.evaluate(() => performance.now()));
-
-    const count = await users.count();
-    const target = users.nth(count - 2);
-    await target.hover();
-    await target.getByRole("button", { name: "Message actions" }).click();
-    // The list is updated when the rewound turn's element leaves the DOM (the list is windowed, so its length may not change).
-    const element = await target.elementHandle();
-    await page.evaluate((el) => {
-      document.addEventListener("click", () => (window.__bench.clickAt = performance.now()), { capture: true, once: true });
-      new MutationObserver((_, observer) => {
-        if (!el!.isConnected) {
-          window.__bench.updatedAt = performance.now();
-          observer.disconnect();
-        }
-      }).observe(document.body, { childList: true, subtree: true });
-    }, element);
-    await page.getByRole("menuitem", { name: "Rewind to here" }).click();
-    await page.waitForFunction(() => window.__bench.updatedAt !== undefined);
-    rewind.push(await page.evaluate(() => window.__bench.updatedAt! - window.__bench.clickAt!));
-    await page.locator("[data-sonner-toast]").getByRole("button", { name: "Undo" }).click();
-    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Rewind undone" })).toBeVisible();
+/** Scrolls up through `pages` older pages; the longest gap between two animation frames meanwhile. */
+async function scrollUp(page: Page, pages: number) {
+  await page.evaluate(() => {
+    window.__bench.worstFrame = 0;
+    window.__bench.frames = true;
+    let last = performance.now();
+    const tick = (now: number) => {
+      window.__bench.worstFrame = Math.max(window.__bench.worstFrame ?? 0, now - last);
+      last = now;
+      if (window.__bench.frames) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const list = page.getByTestId("user-message").first();
+  await list.hover();
+  for (let i = 0; i < pages * 10; i++) {
+    await page.mouse.wheel(0, -1200);
+    await page.waitForTimeout(60);
   }
-  const result = { visible: middle(visible), interactive: middle(interactive), rewind: middle(rewind) };
-  console.log("browser medians (ms):", result);
-  writeFileSync(process.env.BENCH_OUT!, JSON.stringify(result));
+  return page.evaluate(() => {
+    window.__bench.frames = false;
+    return window.__bench.worstFrame as number;
+  });
+}
+
+test("chats of each size: time to a visible list, rewind click → updated list, scrolling up, DOM size", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await context.addCookies([{ name: "retrace_token", value: process.env.BENCH_TOKEN as string, url: baseURL as string }]);
+  const results: Record<string, Record<string, number>> = {};
+  for (const [size, chatId] of Object.entries(CHATS)) {
+    const visible: number[] = [];
+    const rewind: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      visible.push(await openChat(page, chatId));
+      await expect(page.getByRole("textbox", { name: "Message" })).toBeEditable();
+      rewind.push(await rewindClick(page));
+    }
+    await openChat(page, chatId);
+    const elements = await page.evaluate(() => document.querySelectorAll("*").length);
+    const worstFrame = await scrollUp(page, 3);
+    results[size] = { visible: middle(visible), rewind: middle(rewind), worstFrame, elements };
+    console.log(`browser ${size}:`, results[size]);
+  }
+  writeFileSync(process.env.BENCH_OUT as string, JSON.stringify(results));
 });

@@ -5,7 +5,7 @@ import { chromiumPath } from "../e2e/support/chromium";
 export default defineConfig({
   testDir: ".",
   testMatch: "*.bench.ts",
-  timeout: 180_000,
+  timeout: 600_000,
   workers: 1,
   reporter: [["list"]],
   use: {

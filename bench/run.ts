@@ -4,7 +4,7 @@
  * through the HTTP API of the production build. Prints medians with each size's ratio to the previous
  * one; writes bench/results-<dialect>.json (bench/load-<dialect>.json for the load bench).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { issueToken } from "@/lib/auth";
 import { closeDb } from "@/lib/db/client";
@@ -15,7 +15,7 @@ import { buildSession } from "./fixtures";
 import { httpBench } from "./http";
 import { loadBench } from "./load";
 import { Results } from "./results";
-import { build, type Server, startServer } from "./servers";
+import { build, run, type Server, startServer } from "./servers";
 import { type Built, storeBench } from "./store";
 
 async function benchSizes(results: Results) {
@@ -33,8 +33,28 @@ async function benchSizes(results: Results) {
   try {
     const token = await issueToken(userId);
     for (const session of built) await httpBench(results, RUNS, server.base, token, session);
+    browserBench(results, server.base, token, built);
   } finally {
     server.stop();
+  }
+}
+
+/** The chat page in Chromium on every size's session (bench/browser.bench.ts). */
+function browserBench(results: Results, base: string, token: string, built: Built[]) {
+  const out = path.join(ROOT, ".bench-data", "browser.json");
+  const chats = Object.fromEntries(built.map((b) => [b.size, b.sessionId]));
+  run("npx", ["playwright", "test", "-c", "bench/playwright.config.ts"], {
+    BENCH_URL: base,
+    BENCH_TOKEN: token,
+    BENCH_CHATS: JSON.stringify(chats),
+    BENCH_OUT: out,
+  });
+  const measured = JSON.parse(readFileSync(out, "utf8")) as Record<string, Record<string, number>>;
+  for (const [size, m] of Object.entries(measured)) {
+    results.record("browser: chat visible", size, m.visible, "≤ 1000 ms, ≤ 1.3× 100");
+    results.record("browser: rewind click → updated list", size, m.rewind, "≤ 300 ms");
+    results.record("browser: worst frame scrolling up 3 pages", size, m.worstFrame, "≤ 100 ms");
+    results.record("browser: DOM elements", size, m.elements, "flat");
   }
 }
 

@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { DIST, ROOT } from "./env";
 
-function run(command: string, args: string[], env: Record<string, string> = {}) {
+export function run(command: string, args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: "inherit" });
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${result.status}`);
 }
