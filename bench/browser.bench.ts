@@ -52,8 +52,14 @@ async function rewindClick(page: Page) {
   return took;
 }
 
-/** Scrolls up through `pages` older pages; the longest gap between two animation frames meanwhile. */
+/**
+ * Scrolls up through `pages` older pages; the longest gap between two animation frames meanwhile. It starts
+ * once the page has settled (hydration and link prefetches are page load, not scrolling), with the pointer
+ * over the list rather than on a message, which Playwright would scroll into view.
+ */
 async function scrollUp(page: Page, pages: number) {
+  await page.waitForLoadState("networkidle");
+  await page.locator("main").hover();
   await page.evaluate(() => {
     window.__bench.worstFrame = 0;
     window.__bench.frames = true;
@@ -65,8 +71,6 @@ async function scrollUp(page: Page, pages: number) {
     };
     requestAnimationFrame(tick);
   });
-  const list = page.getByTestId("user-message").first();
-  await list.hover();
   for (let i = 0; i < pages * 10; i++) {
     await page.mouse.wheel(0, -1200);
     await page.waitForTimeout(60);
