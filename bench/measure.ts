@@ -38,3 +38,16 @@ export function table(rows: Row[], sizes: string[]): string {
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [fmt(header), widths.map((w) => "-".repeat(w)).join("  "), ...lines.map(fmt)].join("\n");
 }
+
+/** Two dialects' medians at one size side by side, with the ratio of the second to the first. */
+export function sideBySide(first: { name: string; rows: Row[] }, second: { name: string; rows: Row[] }, size: string): string {
+  const before = new Map(first.rows.map((r) => [r.operation, r.values[size]]));
+  const rows: Row[] = second.rows
+    .filter((r) => before.get(r.operation) !== undefined && r.values[size] !== undefined)
+    .map((r) => ({
+      operation: r.operation,
+      target: r.target,
+      values: { [first.name]: before.get(r.operation) as number, [second.name]: r.values[size] },
+    }));
+  return table(rows, [first.name, second.name]);
+}

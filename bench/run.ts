@@ -4,7 +4,7 @@
  * through the HTTP API of the production build. Prints medians with each size's ratio to the previous
  * one; writes bench/results-<dialect>.json (bench/load-<dialect>.json for the load bench).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { issueToken } from "@/lib/auth";
 import { closeDb } from "@/lib/db/client";
@@ -14,6 +14,7 @@ import { DIALECT, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES } fro
 import { buildSession } from "./fixtures";
 import { httpBench } from "./http";
 import { loadBench } from "./load";
+import { type Row, sideBySide } from "./measure";
 import { Results } from "./results";
 import { build, run, type Server, startServer } from "./servers";
 import { type Built, storeBench } from "./store";
@@ -80,6 +81,13 @@ async function main() {
     const sizes = SIZES.map(label);
     console.log(`\n${DIALECT}: medians of ${RUNS} runs (ms); ×N = ratio to the previous size\n`);
     console.log(results.table(sizes));
+    const sqlite = path.join(ROOT, "bench/results-sqlite.json");
+    if (DIALECT === "postgres" && existsSync(sqlite)) {
+      const largest = sizes.at(-1) as string;
+      console.log(`\n${largest}: the last SQLite run beside this one (×sqlite = PostgreSQL / SQLite)\n`);
+      const earlier = JSON.parse(readFileSync(sqlite, "utf8")) as { rows: Row[] };
+      console.log(sideBySide({ name: "sqlite", rows: earlier.rows }, { name: "postgres", rows: results.all() }, largest));
+    }
     writeFileSync(
       path.join(ROOT, `bench/results-${DIALECT}.json`),
       JSON.stringify({ date: new Date().toISOString(), dialect: DIALECT, runs: RUNS, sizes, rows: results.all() }, null, 2),

@@ -1,5 +1,5 @@
 /** The event log: appending (sequence numbers, state, the invocation tree) and reading raw or effective history. */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { InvalidReferenceError } from "@/lib/errors";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
@@ -33,11 +33,37 @@ export function toEvent(row: Pick<EventRow, "id" | "data">): AdkEvent {
 }
 
 async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: ArtifactDelta) {
-  for (const [filename, version] of Object.entries(delta)) {
-    const exists = await tx.one(sql`
-      SELECT 1 AS ok FROM artifacts WHERE scope = ${artifactScope(row, filename)} AND filename = ${filename} AND version = ${version}`);
-    if (!exists) throw new InvalidReferenceError(`Artifact ${filename} has no version ${version}`);
-  }
+  const wanted = Object.entries(delta);
+  if (wanted.length === 0) return;
+  const found = await tx.all<{ filename: string; version: number }>(sql`
+    SELECT filename, version FROM artifacts WHERE ${sql.join(
+      wanted.map(
+        ([filename, version]) => sql`(scope = ${artifactScope(row, filename)} AND filename = ${filename} AND version = ${version})`,
+      ),
+      sql` OR `,
+    )}`);
+  const exists = new Set(found.map((f) => `${Number(f.version)}/${f.filename}`));
+  const missing = wanted.find(([filename, version]) => !exists.has(`${version}/${filename}`));
+  if (missing) throw new InvalidReferenceError(`Artifact ${missing[0]} has no version ${missing[1]}`);
+}
+
+/** Events of one batch, written by one statement when the batch needs them in the table (or ends). */
+function eventWriter(tx: Executor, sessionId: string) {
+  let pending: SQL[] = [];
+  return {
+    add(seq: number, event: AdkEvent, data: string, stateDelta: string | null, artifactDelta: string | null, parent: number | null) {
+      pending.push(sql`(${sessionId}, ${seq}, ${event.id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data},
+        ${stateDelta}, ${artifactDelta}, ${parent})`);
+    },
+    async flush() {
+      if (pending.length === 0) return;
+      const rows = sql.join(pending, sql`, `);
+      pending = [];
+      await tx.run(sql`
+        INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
+        VALUES ${rows}`);
+    },
+  };
 }
 
 /**
@@ -60,6 +86,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
   let tailNode: InvocationNode | null | undefined;
   let bytes = 0;
   const stored: AdkEvent[] = [];
+  const writer = eventWriter(tx, row.id);
   for (const original of input) {
     seq += 1;
     const parts = splitDelta(original.actions?.state_delta);
@@ -78,16 +105,14 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
         VALUES (${row.id}, ${placement.invocationId}, ${seq}, ${seq}, ${placement.afterInvocationId}, ${placement.depth}, ${placement.isMarker})`);
     }
     lastSeqOf.set(event.invocation_id, seq);
-    const { id, ...body } = event;
+    const { id: _id, ...body } = event;
     const data = JSON.stringify(body);
     bytes += Buffer.byteLength(data);
     const parent = target ? markerParent(seq, (await node(target))?.firstSeq ?? null) : null;
     const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
-    await tx.run(sql`
-      INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
-      VALUES (${row.id}, ${seq}, ${id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data}, ${sessionDelta},
-        ${Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null}, ${parent})`);
+    writer.add(seq, event, data, sessionDelta, Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null, parent);
     if (target) {
+      await writer.flush(); // the marker links below are read from the table
       tail = tailOf(seq, await markerLinks(tx, row.id, seq));
       tailNode = undefined;
     } else {
@@ -99,6 +124,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
     }
     stored.push(event);
   }
+  await writer.flush();
   for (const [invocationId, last] of lastSeqOf) {
     await tx.run(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${row.id} AND invocation_id = ${invocationId}`);
   }

@@ -8,7 +8,7 @@ import { type RewindReason, recordedVersions, rewindArtifactPlan, rewindMarker, 
 import { parseState } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { tailOf } from "@/lib/session/versions";
-import { copyArtifacts, restoreArtifact } from "./artifacts";
+import { copyArtifacts, restoreArtifacts } from "./artifacts";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import { appendEventsTx } from "./events";
@@ -39,9 +39,9 @@ export async function rewindTx(tx: Executor, row: SessionRow, invocationId: stri
   const recorded = await recordedArtifacts(tx, row, boundary);
   // File names are data: a name such as `__proto__` must stay an ordinary key.
   const artifactDelta: ArtifactDelta = Object.create(null);
-  for (const { filename, restore } of rewindArtifactPlan(recorded.current, recorded.before)) {
-    artifactDelta[filename] = await restoreArtifact(tx, row, filename, restore);
-  }
+  const plan = rewindArtifactPlan(recorded.current, recorded.before);
+  const restored = await restoreArtifacts(tx, row, plan);
+  for (const { filename } of plan) artifactDelta[filename] = restored.get(filename) as number;
   const [event] = await appendEventsTx(tx, row, [rewindMarker(invocationId, stateDelta, artifactDelta, reason)]);
   return event;
 }
