@@ -1,9 +1,10 @@
 "use client";
 
-import { History, X } from "lucide-react";
+import { History } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { VersionInfo } from "@/lib/db/types";
 import { Button } from "../ui/button";
+import { SheetHeader } from "../ui/sheet-header";
 import { usePageDialog } from "../ui/use-page-dialog";
 import { useVersionsQuery } from "./queries";
 import { timeAgo } from "./turn-rows";
@@ -70,14 +71,7 @@ export function HistoryPanel({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-96 max-w-[90vw] flex-col bg-white shadow-xl dark:bg-zinc-950">
-          <div className="flex items-center justify-between border-b border-zinc-200 py-1.5 pr-1.5 pl-4 dark:border-zinc-800">
-            <Dialog.Title className="text-sm font-semibold">History</Dialog.Title>
-            <Dialog.Close asChild>
-              <Button aria-label="Close" className="p-2 touch:size-11">
-                <X className="size-4" aria-hidden />
-              </Button>
-            </Dialog.Close>
-          </div>
+          <SheetHeader title="History" />
           <Dialog.Description className="px-4 pt-3 text-xs text-zinc-500">
             Every version of this chat, newest first. Restore brings back its turns, state and files; you can undo it.
           </Dialog.Description>

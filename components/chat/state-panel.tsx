@@ -1,10 +1,11 @@
 "use client";
 
-import { FileText, GitFork, PanelRight, X } from "lucide-react";
+import { FileText, GitFork, PanelRight } from "lucide-react";
 import Link from "next/link";
 import { Dialog } from "radix-ui";
 import type { ArtifactInfo } from "@/lib/db/types";
 import { Button } from "../ui/button";
+import { SheetHeader } from "../ui/sheet-header";
 import { usePageDialog } from "../ui/use-page-dialog";
 import { useArtifactsQuery, useSessionQuery } from "./queries";
 
@@ -109,14 +110,7 @@ export function StatePanelSheet({ sessionId }: { sessionId: string | null }) {
       <Dialog.Portal>
         <Dialog.Overlay data-testid="sheet-backdrop" className="fixed inset-0 z-40 bg-black/40 lg:hidden" />
         <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-80 max-w-[85vw] flex-col bg-white shadow-xl lg:hidden dark:bg-zinc-950">
-          <div className="flex items-center justify-between border-b border-zinc-200 py-1.5 pr-1.5 pl-4 dark:border-zinc-800">
-            <Dialog.Title className="text-sm font-semibold">State and files</Dialog.Title>
-            <Dialog.Close asChild>
-              <Button aria-label="Close" className="p-2 touch:size-11">
-                <X className="size-4" aria-hidden />
-              </Button>
-            </Dialog.Close>
-          </div>
+          <SheetHeader title="State and files" />
           <Dialog.Description className="sr-only">This chat's state, files and forks.</Dialog.Description>
           <div className="min-h-0 flex-1">
             <StatePanel sessionId={sessionId} />
