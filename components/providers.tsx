@@ -8,7 +8,17 @@ import { Toaster } from "sonner";
 /** Toasts at the top, where they never cover the composer (nor the text a rewind puts back in it), in the page's theme. */
 function ThemedToaster() {
   const { resolvedTheme } = useTheme();
-  return <Toaster richColors closeButton position="top-center" theme={resolvedTheme === "dark" ? "dark" : "light"} />;
+  // Below the chat header (49 px; 61 px with touch-sized buttons), so a toast never covers its controls.
+  return (
+    <Toaster
+      richColors
+      closeButton
+      position="top-center"
+      offset={{ top: 64 }}
+      mobileOffset={{ top: 72 }}
+      theme={resolvedTheme === "dark" ? "dark" : "light"}
+    />
+  );
 }
 
 export function Providers({ children, nonce }: { children: React.ReactNode; nonce?: string }) {

@@ -1,7 +1,10 @@
 import { expect, test } from "./support/fixtures";
 
 test.describe("everyday use", () => {
-  test("the Undo toast stays 10 s, waits while hovered or focused, and never covers the composer", async ({ chat, page }) => {
+  test("the Undo toast stays 10 s, waits while hovered or focused, and covers neither the header nor the composer", async ({
+    chat,
+    page,
+  }) => {
     await page.clock.install();
     await chat.open();
     await chat.sendMessage("set color to red");
@@ -11,6 +14,9 @@ test.describe("everyday use", () => {
     await expect(toast).toBeVisible();
     const [a, b] = [(await toast.boundingBox())!, (await chat.composer.boundingBox())!];
     expect(a.y + a.height <= b.y || b.y + b.height <= a.y).toBe(true);
+    // Once it has slid in, the header's controls (the rewound-turns switch, History) stay clickable.
+    const header = (await page.locator("header").first().boundingBox())!;
+    await expect.poll(async () => (await toast.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
 
     await page.clock.fastForward(8_000);
     await expect(toast).toBeVisible();
