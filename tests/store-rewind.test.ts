@@ -191,4 +191,27 @@ describe("rewind", () => {
     await appendEvents(f.userId, f.sessionId, burst);
     expect(texts((await listEvents(f.userId, f.sessionId)).items)).toEqual(burst.map((_, i) => `e${i}`));
   });
+
+  it("restores more files than one statement takes (1,200 of them), and refuses a long delta naming one missing version", async () => {
+    const f = await fixture();
+    const names = Array.from({ length: 1200 }, (_, i) => `file-${i}.txt`);
+    for (const name of names) await f.save(name, `v0 of ${name}`);
+    await f.append(event("inv1", { author: "user", text: "one", artifacts: Object.fromEntries(names.map((n) => [n, 0])) }));
+    for (const name of names) await f.save(name, `v1 of ${name}`);
+    await f.append(event("inv2", { author: "user", text: "two", artifacts: Object.fromEntries(names.map((n) => [n, 1])) }));
+
+    const { event: marker } = await rewindSession(f.userId, f.sessionId, "inv2");
+    expect(Object.keys(marker.actions?.artifact_delta ?? {})).toHaveLength(1200);
+    expect(marker.actions?.artifact_delta?.["file-1199.txt"]).toBe(2);
+    expect(await fileText(f.userId, f.sessionId, "file-0.txt")).toBe("v0 of file-0.txt");
+    expect(await fileText(f.userId, f.sessionId, "file-1199.txt")).toBe("v0 of file-1199.txt");
+
+    const before = await tableRows();
+    const delta = { ...Object.fromEntries(names.map((n) => [n, 0])), "file-1100.txt": 9 };
+    await expect(f.append(event("inv3", { author: "user", text: "three", artifacts: delta }))).rejects.toMatchObject({
+      code: "invalid_reference",
+      message: "Artifact file-1100.txt has no version 9",
+    });
+    expect(await tableRows()).toEqual(before);
+  });
 });

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { ArtifactRestore } from "@/lib/session/rewind";
 import { USER_PREFIX } from "@/lib/session/state";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, inBatches } from "./database";
 import type { SessionRow } from "./rows";
 import { requireSession } from "./sessions";
 import { claimSession } from "./turns";
@@ -77,27 +77,34 @@ export async function saveArtifact(
 
 /**
  * Appends, for each session file of the plan, a copy of version `restore` (or a tombstone when null) as
- * its next version — one statement for every file. Returns each file's new version.
+ * its next version — one statement per batch of files. Returns each file's new version.
  */
 export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: ArtifactRestore[]): Promise<Map<string, number>> {
-  if (plan.length === 0) return new Map();
-  const files = sql.join(
-    plan.map(({ filename, restore }) => sql`(CAST(${filename} AS TEXT), CAST(${restore} AS INTEGER))`),
-    sql`, `,
-  );
-  const created = await tx.all<{ filename: string; version: number; size: number }>(sql`
-    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
-    WITH plan (filename, restore) AS (VALUES ${files})
-    SELECT ${row.id}, p.filename,
-      (SELECT COALESCE(MAX(b.version) + 1, 0) FROM artifacts b WHERE b.scope = ${row.id} AND b.filename = p.filename),
-      ${row.id}, ${row.user_id}, COALESCE(a.mime_type, 'application/octet-stream'), COALESCE(a.size, 0),
-      COALESCE(a.data, ${Buffer.alloc(0)}), COALESCE(a.tombstone, ${true}), COALESCE(a.restored_from, a.version), ${Date.now()}
-    FROM plan p LEFT JOIN artifacts a ON a.scope = ${row.id} AND a.filename = p.filename AND a.version = p.restore
-    RETURNING filename, version, size`);
-  const bytes = created.reduce((sum, file) => sum + Number(file.size), 0);
+  const versions = new Map<string, number>();
+  let bytes = 0;
+  for (const batch of inBatches(plan)) {
+    const files = sql.join(
+      batch.map(({ filename, restore }) => sql`(CAST(${filename} AS TEXT), CAST(${restore} AS INTEGER))`),
+      sql`, `,
+    );
+    const created = await tx.all<{ filename: string; version: number; size: number }>(sql`
+      INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
+      WITH plan (filename, restore) AS (VALUES ${files})
+      SELECT ${row.id}, p.filename,
+        (SELECT COALESCE(MAX(b.version) + 1, 0) FROM artifacts b WHERE b.scope = ${row.id} AND b.filename = p.filename),
+        ${row.id}, ${row.user_id}, COALESCE(a.mime_type, 'application/octet-stream'), COALESCE(a.size, 0),
+        COALESCE(a.data, ${Buffer.alloc(0)}), COALESCE(a.tombstone, ${true}), COALESCE(a.restored_from, a.version), ${Date.now()}
+      FROM plan p LEFT JOIN artifacts a ON a.scope = ${row.id} AND a.filename = p.filename AND a.version = p.restore
+      RETURNING filename, version, size`);
+    for (const file of created) {
+      versions.set(file.filename, Number(file.version));
+      bytes += Number(file.size);
+    }
+  }
+  if (versions.size === 0) return versions;
   await touchUser(tx, row.user_id, bytes);
   await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
-  return new Map(created.map((file) => [file.filename, Number(file.version)]));
+  return versions;
 }
 
 /** Copies versions 0..v of each session file (v its version at the boundary; `null`: every version). Returns the bytes copied. */

@@ -60,3 +60,13 @@ export const postgresDialect: Dialect = {
   newUuid: sql`gen_random_uuid()::text`,
   byteLength: (column) => sql`octet_length(${column})`,
 };
+
+/**
+ * `items` in slices a statement can take: a VALUES list of 500 rows stays far below both dialects'
+ * parameter limits (SQLite 32,766; PostgreSQL 65,535) and SQLite's expression depth.
+ */
+export function inBatches<T>(items: T[], size = 500): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
+}

@@ -8,7 +8,7 @@ import type { AdkEvent, ArtifactDelta, Segment } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation, tailOf } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, inBatches } from "./database";
 import { effectiveLayout, invocationAt, invocationNode, markerLinks } from "./layout";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import type { SessionRow } from "./rows";
@@ -32,19 +32,24 @@ export function toEvent(row: Pick<EventRow, "id" | "data">): AdkEvent {
   return { id: row.id, ...event };
 }
 
+/** Every file version `delta` refers to exists (one query per batch of files, whatever the delta's size). */
 async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: ArtifactDelta) {
-  const wanted = Object.entries(delta);
-  if (wanted.length === 0) return;
-  const found = await tx.all<{ filename: string; version: number }>(sql`
-    SELECT filename, version FROM artifacts WHERE ${sql.join(
+  for (const wanted of inBatches(Object.entries(delta))) {
+    const rows = sql.join(
       wanted.map(
-        ([filename, version]) => sql`(scope = ${artifactScope(row, filename)} AND filename = ${filename} AND version = ${version})`,
+        ([filename, version]) =>
+          sql`(CAST(${artifactScope(row, filename)} AS TEXT), CAST(${filename} AS TEXT), CAST(${version} AS INTEGER))`,
       ),
-      sql` OR `,
-    )}`);
-  const exists = new Set(found.map((f) => `${Number(f.version)}/${f.filename}`));
-  const missing = wanted.find(([filename, version]) => !exists.has(`${version}/${filename}`));
-  if (missing) throw new InvalidReferenceError(`Artifact ${missing[0]} has no version ${missing[1]}`);
+      sql`, `,
+    );
+    const found = await tx.all<{ filename: string; version: number }>(sql`
+      WITH wanted (scope, filename, version) AS (VALUES ${rows})
+      SELECT w.filename, w.version FROM wanted w
+        JOIN artifacts a ON a.scope = w.scope AND a.filename = w.filename AND a.version = w.version`);
+    const exists = new Set(found.map((f) => `${Number(f.version)}/${f.filename}`));
+    const missing = wanted.find(([filename, version]) => !exists.has(`${version}/${filename}`));
+    if (missing) throw new InvalidReferenceError(`Artifact ${missing[0]} has no version ${missing[1]}`);
+  }
 }
 
 /** Events of one batch, written by one statement when the batch needs them in the table (or ends). */
