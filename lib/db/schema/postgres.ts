@@ -90,6 +90,8 @@ export const invocations = pgTable(
     primaryKey({ columns: [t.sessionId, t.invocationId] }),
     index("invocations_session_first_seq").on(t.sessionId, t.firstSeq),
     index("invocations_session_after").on(t.sessionId, t.afterInvocationId),
+    // A chat's heads (History) and marker links are read from this small index, not by filtering every turn.
+    index("invocations_session_markers").on(t.sessionId, t.firstSeq).where(sql`is_marker`),
     // Partial: most invocations (markers, forks' copies) have neither, and a fork copies them all.
     uniqueIndex("invocations_task").on(t.taskId).where(sql`task_id IS NOT NULL`),
     uniqueIndex("invocations_session_message").on(t.sessionId, t.messageId).where(sql`message_id IS NOT NULL`),

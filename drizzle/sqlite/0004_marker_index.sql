@@ -1,0 +1,1 @@
+CREATE INDEX `invocations_session_markers` ON `invocations` (`session_id`,`first_seq`) WHERE is_marker;
