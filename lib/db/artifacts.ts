@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { ArtifactRestore } from "@/lib/session/rewind";
 import { USER_PREFIX } from "@/lib/session/state";
 import { getDb } from "./client";
-import { type Executor, inBatches } from "./database";
+import { type Executor, inBatches, typedValues } from "./database";
 import type { SessionRow } from "./rows";
 import { requireSession } from "./sessions";
 import { claimSession } from "./turns";
@@ -83,9 +83,9 @@ export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: Arti
   const versions = new Map<string, number>();
   let bytes = 0;
   for (const batch of inBatches(plan)) {
-    const files = sql.join(
-      batch.map(({ filename, restore }) => sql`(CAST(${filename} AS TEXT), CAST(${restore} AS INTEGER))`),
-      sql`, `,
+    const files = typedValues(
+      batch.map(({ filename, restore }) => [filename, restore]),
+      ["TEXT", "INTEGER"],
     );
     const created = await tx.all<{ filename: string; version: number; size: number }>(sql`
       INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
@@ -112,13 +112,7 @@ export async function copyArtifacts(tx: Executor, from: string, to: string, vers
   const files = versions === null ? null : [...versions].filter(([filename]) => !filename.startsWith(USER_PREFIX));
   if (files?.length === 0) return 0;
   // One statement for every file: the versions to copy come in as a table of (filename, last version).
-  const upTo =
-    files === null
-      ? sql``
-      : sql`WITH up_to (filename, version) AS (VALUES ${sql.join(
-          files.map(([filename, version]) => sql`(CAST(${filename} AS TEXT), CAST(${version} AS INTEGER))`),
-          sql`, `,
-        )}) `;
+  const upTo = files === null ? sql`` : sql`WITH up_to (filename, version) AS (VALUES ${typedValues(files, ["TEXT", "INTEGER"])}) `;
   const wanted = files === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM up_to u WHERE u.filename = a.filename AND a.version <= u.version)`;
   await tx.run(sql`
     INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)

@@ -70,3 +70,17 @@ export function inBatches<T>(items: T[], size = 500): T[][] {
   for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
   return batches;
 }
+
+/** Rows of typed parameters as a VALUES list (each value CAST, so both dialects know a column's type). */
+export function typedValues(rows: readonly (readonly unknown[])[], types: readonly ("TEXT" | "INTEGER")[]): SQL {
+  return sql.join(
+    rows.map(
+      (row) =>
+        sql`(${sql.join(
+          row.map((value, i) => sql`CAST(${value} AS ${sql.raw(types[i])})`),
+          sql`, `,
+        )})`,
+    ),
+    sql`, `,
+  );
+}

@@ -8,7 +8,7 @@ import type { AdkEvent, ArtifactDelta, Segment } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation, tailOf } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
 import { getDb } from "./client";
-import { type Executor, inBatches } from "./database";
+import { type Executor, inBatches, typedValues } from "./database";
 import { effectiveLayout, invocationAt, invocationNode, markerLinks } from "./layout";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import type { SessionRow } from "./rows";
@@ -35,12 +35,9 @@ export function toEvent(row: Pick<EventRow, "id" | "data">): AdkEvent {
 /** Every file version `delta` refers to exists (one query per batch of files, whatever the delta's size). */
 async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: ArtifactDelta) {
   for (const wanted of inBatches(Object.entries(delta))) {
-    const rows = sql.join(
-      wanted.map(
-        ([filename, version]) =>
-          sql`(CAST(${artifactScope(row, filename)} AS TEXT), CAST(${filename} AS TEXT), CAST(${version} AS INTEGER))`,
-      ),
-      sql`, `,
+    const rows = typedValues(
+      wanted.map(([filename, version]) => [artifactScope(row, filename), filename, version]),
+      ["TEXT", "TEXT", "INTEGER"],
     );
     const found = await tx.all<{ filename: string; version: number }>(sql`
       WITH wanted (scope, filename, version) AS (VALUES ${rows})
