@@ -7,9 +7,7 @@ import { Button } from "../ui/button";
 import { SheetHeader } from "../ui/sheet-header";
 import { usePageDialog } from "../ui/use-page-dialog";
 import { useVersionsQuery } from "./queries";
-import { timeAgo } from "./turn-rows";
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+import { plural, timeAgo } from "./turn-rows";
 
 function Version({ version, disabled, onRestore }: { version: VersionInfo; disabled: boolean; onRestore: () => void }) {
   const current = version.marker_invocation_id === null;

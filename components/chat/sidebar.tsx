@@ -4,7 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Plus } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { Page } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
 import { ThemeMenu } from "../ui/theme-menu";
@@ -41,7 +41,7 @@ function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }
   const pathname = usePathname();
   const sessions = useSessionsQuery(initialSessions);
   const activeId = pathname.startsWith("/chat/") ? pathname.slice(6) : null;
-  const rows = rowsByDay(sessions.data);
+  const rows = useMemo(() => rowsByDay(sessions.data), [sessions.data]);
   const scroller = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,

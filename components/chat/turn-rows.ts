@@ -68,6 +68,9 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 /** "5 minutes ago", "yesterday"; "just now" under a minute. */
+/** "1 turn", "3 turns". */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 export function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.round((now - Date.parse(iso)) / 1000);
   for (const [unit, size] of UNITS) {

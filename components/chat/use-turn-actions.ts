@@ -7,6 +7,7 @@ import { invocationIdOf } from "@/lib/a2a/metadata";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
 import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
+import { plural } from "./turn-rows";
 import { unwrapAction } from "./unwrap-action";
 import type { RewindFirst } from "./use-live-turn";
 import { focusPagerAfterSwitch } from "./version-pager";
@@ -22,8 +23,6 @@ export interface TurnActions {
   /** Shows the branch holding another version of a turn; focus returns to the pager button that asked. */
   switchTo(invocationId: string, button: "Previous version" | "Next version"): void;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function useTurnActions(opts: {
   sessionId: string | null;
