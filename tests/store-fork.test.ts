@@ -70,6 +70,9 @@ describe("fork", () => {
     const forkTasks = await tasks(f.userId, fork.id);
     expect(forkTasks.map((t) => t.metadata?.kagent_invocation_id)).toEqual(["inv1"]);
     expect(forkTasks[0].id).not.toBe("task-inv1");
+    // A version-7 UUID: copied tasks get neighbouring ids (lib/db/database.ts, newTimeOrderedUuid).
+    expect(forkTasks[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(Number.parseInt(forkTasks[0].id.replace("-", "").slice(0, 12), 16)).toBeGreaterThan(Date.now() - 60_000);
     expect(forkTasks[0].contextId).toBe(fork.id);
     expect(forkTasks[0].history?.map((m) => [m.contextId, m.taskId, m.messageId])).toEqual(
       copied.map((e) => [fork.id, forkTasks[0].id, e.id]),

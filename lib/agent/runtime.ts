@@ -95,8 +95,11 @@ function runLocal(turn: {
     const text = messageText(update.message);
     return { kind: "partial", epoch, offset: pending.length - text.length, text };
   };
+  /** Streamed text goes on the bus only after a watcher on another instance says hello (the reply carries the text so far): unread, it was a NOTIFY per word. */
+  let watchedElsewhere = false;
   const publish = (update: TurnUpdate) => {
     for (const watcher of watchers) watcher.push(update);
+    if (update.kind === "partial" && !watchedElsewhere) return;
     void bus.then((b) => b.publish(taskId, toBus(update))).catch(() => undefined);
   };
 
@@ -192,6 +195,7 @@ function runLocal(turn: {
   const unsubscribe = bus.then((b) =>
     b.subscribe(taskId, (message) => {
       if (message.kind === "cancel") controller.abort();
+      if (message.kind === "hello") watchedElsewhere = true;
       if (message.kind === "hello" && pending) void b.publish(taskId, { kind: "partial", epoch, offset: 0, text: pending });
     }),
   );

@@ -10,7 +10,7 @@ import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { tailOf } from "@/lib/session/versions";
 import { copyArtifacts, restoreArtifacts } from "./artifacts";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, newTimeOrderedUuid } from "./database";
 import { appendEventsTx } from "./events";
 import { markerLinks, requireBoundary } from "./layout";
 import { parseJson, type SessionRow } from "./rows";
@@ -91,7 +91,7 @@ async function copyLog(tx: Executor, from: string, to: string, boundary: number)
   await tx.run(sql`
     INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)
     SELECT ${to}, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker,
-      CASE WHEN task_id IS NULL THEN NULL ELSE ${newUuid} END, NULL, task
+      CASE WHEN task_id IS NULL THEN NULL ELSE ${newTimeOrderedUuid(tx.dialect)} END, NULL, task
     FROM invocations WHERE session_id = ${from} AND first_seq < ${boundary}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state)

@@ -9,6 +9,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { localBus } from "./bus";
 import { type Database, type Executor, sqliteDialect } from "./database";
+import { checkpointer, MAIN_CHECKPOINT_PAGES } from "./sqlite-checkpoints";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "sqlite");
 const compiler = new SQLiteSyncDialect();
@@ -41,6 +42,8 @@ export function openSqlite(file: string): Database {
   sqlite.pragma("busy_timeout = 10000");
   sqlite.pragma("cache_size = -32768");
   migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS });
+  const checkpoints = file === ":memory:" ? null : checkpointer(file);
+  if (checkpoints) sqlite.pragma(`wal_autocheckpoint = ${MAIN_CHECKPOINT_PAGES}`);
 
   const statements = new Map<string, Statement>();
   const prepare = (query: SQL) => {
@@ -70,13 +73,14 @@ export function openSqlite(file: string): Database {
   };
   const serialise = serialiser();
   const transaction =
-    (begin: string) =>
+    (begin: string, committed?: () => void) =>
     <T>(fn: (tx: Executor) => Promise<T>) =>
       serialise(async () => {
         sqlite.exec(begin);
         try {
           const result = await fn(executor);
           sqlite.exec("COMMIT");
+          committed?.();
           return result;
         } catch (error) {
           if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
@@ -88,8 +92,13 @@ export function openSqlite(file: string): Database {
     dialect: sqliteDialect,
     all: (query) => serialise(() => executor.all(query)),
     one: (query) => serialise(() => executor.one(query)),
-    run: (query) => serialise(() => executor.run(query)),
-    write: transaction("BEGIN IMMEDIATE"),
+    run: (query) =>
+      serialise(async () => {
+        const changed = await executor.run(query);
+        checkpoints?.afterWrite();
+        return changed;
+      }),
+    write: transaction("BEGIN IMMEDIATE", () => checkpoints?.afterWrite()),
     bus: localBus(),
     read: transaction("BEGIN"),
     async migrations() {
@@ -98,6 +107,7 @@ export function openSqlite(file: string): Database {
       return { applied, shipped };
     },
     async close() {
+      await checkpoints?.close();
       sqlite.close();
     },
   };
