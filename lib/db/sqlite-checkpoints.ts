@@ -17,7 +17,11 @@ const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 // No busy timeout: this connection never waits for the app's; it tries again after the next write.
 const db = new (require(workerData.driver))(workerData.file, { timeout: 0 });
-parentPort.on("message", () => {
+parentPort.on("message", (message) => {
+  if (message === "close") {
+    db.close();
+    return parentPort.close();
+  }
   try {
     // The bulk, beside the app's writers; then the few pages committed meanwhile, and the WAL back to
     // empty (only a checkpoint that caught up with every commit can restart it), holding the write lock
@@ -59,8 +63,12 @@ export function checkpointer(file: string) {
       wanted = true;
       schedule();
     },
+    /** Closes the worker's connection, then the worker. */
     async close() {
       clearTimeout(timer);
+      const exited = new Promise((resolve) => worker.once("exit", resolve));
+      worker.postMessage("close");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       await worker.terminate();
     },
   };
