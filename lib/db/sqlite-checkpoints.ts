@@ -66,9 +66,14 @@ export function checkpointer(file: string) {
     /** Closes the worker's connection, then the worker. */
     async close() {
       clearTimeout(timer);
+      // Referenced again so the process waits for the exit: with nothing else pending, an unreferenced
+      // worker would let Node end mid-await (exit code 13 under a top-level await).
+      worker.ref();
       const exited = new Promise((resolve) => worker.once("exit", resolve));
       worker.postMessage("close");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      let fallback: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (fallback = setTimeout(resolve, 1000)))]);
+      clearTimeout(fallback);
       await worker.terminate();
     },
   };
