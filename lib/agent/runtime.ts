@@ -3,7 +3,7 @@ import { agentNote, eventToMessage, messageText } from "@/lib/a2a/convert";
 import type { Message, Task, TaskState } from "@/lib/a2a/types";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
-import { appendEvents, beginTurn, endTurn, getSession, renewTurn, saveTask } from "@/lib/db/queries";
+import { appendEvents, beginTurn, endTurn, getSession, renewTurn } from "@/lib/db/queries";
 import { leaseMs } from "@/lib/db/turns";
 import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
@@ -61,8 +61,9 @@ export async function startTurn(opts: {
     history: [eventToMessage(userEvent, sessionId, taskId)],
     metadata: { kagent_invocation_id: invocationId, kagent_agent: agent.name },
   };
+  // Stored as working: the turn runs from the moment it commits. Streams still open on "submitted".
   const begun = await beginTurn(userId, sessionId, {
-    task,
+    task: { ...task, status: { state: "working", timestamp: task.status.timestamp } },
     userEvent,
     owner: INSTANCE,
     messageId: opts.messageId,
@@ -103,43 +104,49 @@ function runLocal(turn: {
     void bus.then((b) => b.publish(taskId, toBus(update))).catch(() => undefined);
   };
 
-  const append = async (author: string, parts: Part[], extra: Partial<AdkEvent> = {}, actions: EventActions = {}) => {
-    const [stored] = await appendEvents(userId, sessionId, [turn.event(author, parts, extra, actions)], { turn: taskId });
+  const record = (message: Message) => {
+    task.history?.push(message);
+    if (message.parts.some((p) => p.kind === "text")) epoch += 1;
+    publish({ kind: "message", message });
+  };
+  const append = async (event: AdkEvent) => {
+    const [stored] = await appendEvents(userId, sessionId, [event], { turn: taskId });
     return eventToMessage(stored, sessionId, taskId);
   };
-  const finish = async (state: TaskState, note?: string) => {
+  /** Ends the turn; its last event, if any, is stored in the same transaction (one write fewer per turn). */
+  const finish = async (state: TaskState, note?: string, last?: AdkEvent) => {
     task.status = {
       state,
       timestamp: now(),
       ...(note ? { message: agentNote(note, sessionId, taskId, { kagent_invocation_id: invocationId }) } : {}),
     };
-    if (!lost) await endTurn(userId, sessionId, task);
+    if (lost) return task;
+    const [stored] = await endTurn(userId, sessionId, task, last ? [last] : []);
+    if (stored) record(eventToMessage(stored, sessionId, taskId));
     return task;
   };
 
   const run = async (): Promise<Task> => {
     // A text event is usually the turn's last: it waits for the agent's next output so it can carry turn_complete.
     let held: Extract<AgentOutput, { type: "event" }> | null = null;
-    const record = (message: Message) => {
-      task.history?.push(message);
-      if (message.parts.some((p) => p.kind === "text")) epoch += 1;
-      publish({ kind: "message", message });
-    };
-    const flush = async (extra: Partial<AdkEvent> = {}) => {
-      if (held) record(await append(agent.name, held.parts, extra, held.actions));
+    /** The held event as it will be stored, and nothing held any more. */
+    const take = (extra: Partial<AdkEvent> = {}) => {
+      const event = held ? turn.event(agent.name, held.parts, extra, held.actions) : undefined;
       held = null;
+      return event;
+    };
+    const flush = async () => {
+      const event = take();
+      if (event) record(await append(event));
     };
     const stop = async () => {
       if (lost) return finish("canceled");
-      if (pending) {
-        await flush();
-        record(await append(agent.name, [{ text: pending }], { interrupted: true, turn_complete: true }));
-      } else await flush({ turn_complete: true });
-      return finish("canceled");
+      if (!pending) return finish("canceled", undefined, take({ turn_complete: true }));
+      await flush();
+      return finish("canceled", undefined, turn.event(agent.name, [{ text: pending }], { interrupted: true, turn_complete: true }));
     };
     try {
       task.status = { state: "working", timestamp: now() };
-      await saveTask(userId, sessionId, task, { turn: taskId });
       const ctx = {
         userId,
         sessionId,
@@ -160,12 +167,11 @@ function runLocal(turn: {
           pending = "";
           held = output;
         } else {
-          record(await append(agent.name, output.parts, {}, output.actions));
+          record(await append(turn.event(agent.name, output.parts, {}, output.actions)));
         }
       }
       if (controller.signal.aborted) return await stop();
-      await flush({ turn_complete: true });
-      return await finish("completed");
+      return await finish("completed", undefined, take({ turn_complete: true }));
     } catch (error) {
       if (error instanceof StaleTurnError) lost = true;
       if (controller.signal.aborted || lost) return stop();
@@ -173,7 +179,7 @@ function runLocal(turn: {
       console.error(`turn ${invocationId} failed:`, error);
       try {
         await flush();
-        record(await append(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true }));
+        record(await append(turn.event(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true })));
       } catch (storeError) {
         console.error(`turn ${invocationId}: could not store the failure:`, storeError);
       }

@@ -120,14 +120,16 @@ export async function renewTurn(sessionId: string, taskId: string): Promise<{ he
   return { held: Boolean(row), cancel: Boolean(row?.turn_cancel) };
 }
 
-/** Stores the final task and releases the session, together. */
-export async function endTurn(userId: string, sessionId: string, task: Task) {
+/** Stores the turn's last events (usually its reply), the final task, and releases the session, together. Resolves with the events stored. */
+export async function endTurn(userId: string, sessionId: string, task: Task, events: AdkEvent[] = []): Promise<AdkEvent[]> {
   const db = await getDb();
-  await db.write(async (tx) => {
+  return db.write(async (tx) => {
     const row = await claimSession(tx, userId, sessionId, task.id);
+    const stored = events.length > 0 ? await appendEventsTx(tx, row, events) : [];
     await saveTaskTx(tx, row, task);
     await tx.run(sql`
       UPDATE sessions SET turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false} WHERE id = ${row.id}`);
+    return stored;
   });
 }
 
