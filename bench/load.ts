@@ -1,12 +1,17 @@
 /**
  * `npm run bench -- --load`: many users at once, each running demo-agent turns in its own chat over A2A
  * streaming, spread over the instances given (turn by turn: any instance serves any turn). Reports errors,
- * time to the first streamed token (p50/p99) and turns per second.
+ * time to the first streamed token (p50/p99) and turns per second. By default a user sends again the moment
+ * a reply ends, which keeps the server saturated; BENCH_LOAD_THINK_MS gives each user a pause between turns
+ * (random, 0.5–1.5× that mean) to model people reading and typing, and BENCH_LOAD_RAMP_MS spreads the
+ * users' first sends evenly over that long instead of all at once.
  */
 import { guestToken, sseFrames } from "../e2e/support/api-client";
 
 const USERS = Number(process.env.BENCH_LOAD_USERS ?? 100);
 const TURNS = Number(process.env.BENCH_LOAD_TURNS ?? 20);
+const THINK_MS = Number(process.env.BENCH_LOAD_THINK_MS ?? 0);
+const RAMP_MS = Number(process.env.BENCH_LOAD_RAMP_MS ?? 0);
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -42,12 +47,15 @@ async function turn(base: string, token: string, text: string, contextId: string
 
 export async function loadBench(bases: string[]) {
   const tokens = await Promise.all(Array.from({ length: USERS }, () => guestToken(bases[0])));
+  // A warm-up turn per instance, unmeasured: a fresh `next start` loads a route's code on its first request.
+  for (const base of bases) await turn(base, await guestToken(base), "what is counter?", undefined);
   const firstTokens: number[] = [];
   const errors: string[] = [];
   const started = performance.now();
   await Promise.all(
     tokens.map(async (token, user) => {
       let contextId: string | undefined;
+      if (RAMP_MS > 0) await new Promise((r) => setTimeout(r, (RAMP_MS * user) / USERS));
       for (let t = 0; t < TURNS; t++) {
         const base = bases[(user + t) % bases.length];
         const outcome = await turn(base, token, t % 2 === 0 ? `set counter to ${t}` : "what is counter?", contextId).catch((e: Error) => ({
@@ -58,6 +66,7 @@ export async function loadBench(bases: string[]) {
           contextId = outcome.contextId;
           if (outcome.firstToken !== undefined) firstTokens.push(outcome.firstToken);
         }
+        if (THINK_MS > 0 && t < TURNS - 1) await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
       }
     }),
   );
@@ -65,6 +74,8 @@ export async function loadBench(bases: string[]) {
   return {
     instances: bases.length,
     users: USERS,
+    thinkMs: THINK_MS,
+    rampMs: RAMP_MS,
     turns: USERS * TURNS - errors.length,
     errors: errors.length,
     errorSamples: [...new Set(errors)].slice(0, 3),

@@ -50,9 +50,13 @@ async function migrateOnce(url: string) {
 
 export async function openPostgres(url: string, poolSize: number): Promise<Database> {
   await migrateOnce(url);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Opened in full at start-up and kept (pg closes idle connections after 10 s by default): otherwise the
+  // first burst after a start or a quiet spell also waits for new server processes to start.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 0 });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
+  const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()));
+  for (const client of clients) client.release();
   const transaction =
     (begin: string) =>
     async <T>(fn: (tx: Executor) => Promise<T>) => {
