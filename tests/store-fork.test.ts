@@ -1,9 +1,13 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { checkInvariants } from "@/lib/db/invariants";
 import {
+  appendEvents,
+  deleteSession,
   forkSession,
   getSession,
+  getTask,
   listArtifacts,
   listEvents,
   listSessions,
@@ -12,6 +16,8 @@ import {
   rewindSession,
   saveTask,
 } from "@/lib/db/queries";
+import type { SessionRow } from "@/lib/db/rows";
+import { taskForMessage } from "@/lib/db/tasks";
 import { event, fixture, holdTurn, texts } from "./helpers";
 import { count } from "./support/db";
 
@@ -69,11 +75,10 @@ describe("fork", () => {
     await expect(loadArtifact(f.userId, fork.id, "notes.txt", 1)).rejects.toThrow();
     const forkTasks = await tasks(f.userId, fork.id);
     expect(forkTasks.map((t) => t.metadata?.kagent_invocation_id)).toEqual(["inv1"]);
-    expect(forkTasks[0].id).not.toBe("task-inv1");
-    // A version-7 UUID: copied tasks get neighbouring ids (lib/db/database.ts, newTimeOrderedUuid).
-    expect(forkTasks[0].id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(Number.parseInt(forkTasks[0].id.replace("-", "").slice(0, 12), 16)).toBeGreaterThan(Date.now() - 60_000);
+    // A shared task shows the fork's id and the stored one (lib/db/log.ts).
+    expect(forkTasks[0].id).toBe(`${fork.id}:task-inv1`);
     expect(forkTasks[0].contextId).toBe(fork.id);
+    expect(await getTask(f.userId, forkTasks[0].id)).toEqual(forkTasks[0]);
     expect(forkTasks[0].history?.map((m) => [m.contextId, m.taskId, m.messageId])).toEqual(
       copied.map((e) => [fork.id, forkTasks[0].id, e.id]),
     );
@@ -180,7 +185,89 @@ describe("fork and retries", () => {
     });
     await db.run(sql`UPDATE invocations SET message_id = 'm-1' WHERE session_id = ${f.sessionId}`);
     const fork = await forkSession(f.userId, f.sessionId);
-    const copied = await db.all<{ message_id: string | null }>(sql`SELECT message_id FROM invocations WHERE session_id = ${fork.id}`);
-    expect(copied).toEqual([{ message_id: null }]);
+    const retried = (id: string) =>
+      db.read(async (tx) =>
+        taskForMessage(tx, (await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`)) as SessionRow, "m-1"),
+      );
+    expect(await retried(fork.id)).toBeNull();
+    expect((await retried(f.sessionId))?.id).toBe("t1");
+    await deleteSession(f.userId, f.sessionId);
+    expect(await db.all(sql`SELECT task_id, message_id FROM invocations WHERE session_id = ${fork.id}`)).toEqual([
+      { task_id: `${fork.id}:t1`, message_id: null },
+    ]);
   });
 });
+
+/** Everything a reader of the chat sees, ids included (but not its source's name, gone with a deleted source). */
+async function view(userId: string, sessionId: string) {
+  const tasks = (await listTasks(userId, sessionId, { includeRewound: true })).items;
+  const { forked_from_name: _name, ...session } = await getSession(userId, sessionId);
+  return {
+    session,
+    events: await events(userId, sessionId),
+    effective: await events(userId, sessionId, "effective"),
+    tasks,
+    byId: await Promise.all(tasks.map((t) => getTask(userId, t.id))),
+    files: await listArtifacts(userId, sessionId),
+  };
+}
+
+describe("forks share their source's rows (copy-on-write)", () => {
+  it("stores none of the shared rows, and shows them under new ids that stay the same", async () => {
+    const f = await threeTurns();
+    await rewindSession(f.userId, f.sessionId, "inv3");
+    const fork = await forkSession(f.userId, f.sessionId);
+    const second = await forkSession(f.userId, fork.id);
+    for (const table of ["events", "invocations", "state_checkpoints"] as const) {
+      expect(await count(table, fork.id)).toBe(0);
+    }
+    const once = await view(f.userId, second.id);
+    expect(await view(f.userId, second.id)).toEqual(once);
+    const ids = [f.sessionId, fork.id, second.id];
+    const eventIds = await Promise.all(ids.map(async (id) => (await events(f.userId, id)).map((e) => e.id)));
+    expect(new Set(eventIds.flat()).size).toBe(3 * eventIds[0].length);
+    expect(once.tasks.map((t) => t.id)).toEqual(["task-inv1", "task-inv2", "task-inv3"].map((t) => `${second.id}:${t}`));
+    expect(await checkInvariants(await getDb())).toEqual([]);
+  });
+
+  it("a task id names the fork that shows it: another user, or a chat that does not share it, gets 404", async () => {
+    const f = await threeTurns();
+    const other = await fixture();
+    const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv3" });
+    await expect(getTask(other.userId, `${fork.id}:task-inv1`)).rejects.toMatchObject({ status: 404 });
+    await expect(getTask(f.userId, `${f.sessionId}:task-inv1`)).rejects.toMatchObject({ status: 404 });
+    await expect(getTask(f.userId, `${fork.id}:task-inv3`)).rejects.toMatchObject({ status: 404 });
+    await expect(getTask(f.userId, `${other.sessionId}:task-inv1`)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("deleting the source, then the middle fork: the forks left keep what they showed, ids included", async () => {
+    const f = await threeTurns();
+    const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv3" });
+    await addTurn(f.userId, fork.id);
+    const second = await forkSession(f.userId, fork.id);
+    const before = [await view(f.userId, fork.id), await view(f.userId, second.id)];
+    await deleteSession(f.userId, f.sessionId);
+    expect([await view(f.userId, fork.id), await view(f.userId, second.id)]).toEqual(before);
+    expect(await checkInvariants(await getDb())).toEqual([]);
+    await deleteSession(f.userId, fork.id);
+    expect(await view(f.userId, second.id)).toEqual(before[1]);
+    expect(await checkInvariants(await getDb())).toEqual([]);
+    const { event: marker } = await rewindSession(f.userId, second.id, "inv2");
+    expect(texts(await events(f.userId, second.id, "effective"))).toEqual(["q1", "a1"]);
+    await rewindSession(f.userId, second.id, marker.invocation_id);
+    expect(texts(await events(f.userId, second.id, "effective"))).toEqual(["q1", "a1", "q2", "a2", "q9"]);
+  });
+
+  it("an event for an invocation the fork shares is refused, and changes nothing", async () => {
+    const f = await threeTurns();
+    const fork = await forkSession(f.userId, f.sessionId);
+    const before = await view(f.userId, fork.id);
+    await expect(appendEvents(f.userId, fork.id, [event("inv2", { text: "late" })])).rejects.toMatchObject({ status: 400 });
+    expect(await view(f.userId, fork.id)).toEqual(before);
+  });
+});
+
+/** One more turn in a chat ("q9"). */
+async function addTurn(userId: string, sessionId: string) {
+  await appendEvents(userId, sessionId, [event("inv9", { author: "user", text: "q9" })]);
+}

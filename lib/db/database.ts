@@ -37,8 +37,6 @@ export interface Dialect {
   readonly name: DialectName;
   /** Appended to a SELECT that must lock the row it reads until the transaction ends. */
   readonly forUpdate: SQL;
-  /** A new random UUID, as text, computed per row inside INSERT … SELECT. */
-  readonly newUuid: SQL;
   /** Bytes of a text column. */
   byteLength(column: SQL): SQL;
 }
@@ -46,31 +44,14 @@ export interface Dialect {
 export const sqliteDialect: Dialect = {
   name: "sqlite",
   forUpdate: sql``,
-  // A version-4 UUID from SQLite's own random bytes, per row (a JavaScript function per row is slower).
-  newUuid: sql.raw(
-    "lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || " +
-      "substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))",
-  ),
   byteLength: (column) => sql`length(CAST(${column} AS BLOB))`,
 };
 
 export const postgresDialect: Dialect = {
   name: "postgres",
   forUpdate: sql`FOR UPDATE`,
-  newUuid: sql`gen_random_uuid()::text`,
   byteLength: (column) => sql`octet_length(${column})`,
 };
-
-/**
- * A version-7 UUID per row: this moment's timestamp, then the dialect's random bits. Rows copied by one
- * statement get neighbouring ids, so a fork's thousands of new task ids fill a few fresh pages of the
- * unique index instead of dirtying pages all over it (10k-turn fork on SQLite: 67 → 40 ms for its tasks).
- */
-export function newTimeOrderedUuid(dialect: Dialect): SQL {
-  const ms = Date.now().toString(16).padStart(12, "0");
-  // Past the v4's "xxxxxxxx-xxxx-4": its 74 random bits and variant stay; the timestamp and version 7 go in front.
-  return sql`${`${ms.slice(0, 8)}-${ms.slice(8)}-7`} || substr(${dialect.newUuid}, 16)`;
-}
 
 /**
  * `items` in slices a statement can take: a VALUES list of 500 rows stays far below both dialects'

@@ -1,6 +1,6 @@
 /** The event log: appending (sequence numbers, state, the invocation tree) and reading raw or effective history. */
 import { type SQL, sql } from "drizzle-orm";
-import { InvalidReferenceError } from "@/lib/errors";
+import { InvalidReferenceError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, parseState, splitDelta } from "@/lib/session/state";
@@ -10,6 +10,7 @@ import { artifactScope } from "./artifacts";
 import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
 import { effectiveLayout, invocationAt, invocationNode, markerLinks } from "./layout";
+import { eventIdIn, inPiece, type Log, logOf, ownFrom, piecesIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import type { SessionRow } from "./rows";
 import { refreshAutoName, refuseAppScope, requireSession } from "./sessions";
@@ -26,7 +27,7 @@ interface EventRow {
   data: string;
 }
 
-/** The stored JSON leaves the id to its column, which a fork rewrites without touching the JSON. */
+/** The stored JSON leaves the id to its column: a fork shows shared rows under new ids (lib/db/log.ts). */
 export function toEvent(row: Pick<EventRow, "id" | "data">): AdkEvent {
   const { id: _stale, ...event } = JSON.parse(row.data) as AdkEvent;
   return { id: row.id, ...event };
@@ -76,10 +77,11 @@ function eventWriter(tx: Executor, sessionId: string) {
 export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEvent[]): Promise<AdkEvent[]> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
+  const log = logOf(row);
   // The batch's invocations, looked up once; `lastSeq` of each is written once, at the end.
   const known = new Map<string, InvocationNode | null>();
   const node = async (invocationId: string) => {
-    if (!known.has(invocationId)) known.set(invocationId, await invocationNode(tx, row.id, invocationId));
+    if (!known.has(invocationId)) known.set(invocationId, await invocationNode(tx, log, invocationId));
     return known.get(invocationId) ?? null;
   };
   const lastSeqOf = new Map<string, number>();
@@ -98,8 +100,12 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
     applyDelta(state, parts.session);
     await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
     const target = rewindTarget(event);
-    if (!(await node(event.invocation_id))) {
-      tailNode ??= await invocationAt(tx, row.id, tail);
+    const existing = await node(event.invocation_id);
+    if (existing && existing.firstSeq < ownFrom(log)) {
+      throw new ValidationError(`Invocation ${event.invocation_id} is in the part of this chat shared with the chat it was forked from`);
+    }
+    if (!existing) {
+      tailNode ??= await invocationAt(tx, log, tail);
       const placement = placeInvocation(event.invocation_id, seq, target !== null, tailNode);
       known.set(event.invocation_id, placement);
       await tx.run(sql`
@@ -115,7 +121,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
     writer.add(seq, event, data, sessionDelta, Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null, parent);
     if (target) {
       await writer.flush(); // the marker links below are read from the table
-      tail = tailOf(seq, await markerLinks(tx, row.id, seq));
+      tail = tailOf(seq, await markerLinks(tx, log, seq));
       tailNode = undefined;
     } else {
       tail = seq;
@@ -147,10 +153,17 @@ export async function appendEvents(userId: string, sessionId: string, input: Adk
   });
 }
 
-async function rangeEvents(tx: Executor, sessionId: string, [from, to]: Segment, limit?: number) {
-  return tx.all<EventRow>(sql`
-    SELECT seq, id, data FROM events WHERE session_id = ${sessionId} AND seq >= ${from} AND seq <= ${to}
-    ORDER BY seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit}`}`);
+/** The log's events in `range`, newest first, at most `limit`; ids as the log shows them. */
+async function rangeEvents(tx: Executor, log: Log, range: Segment, limit?: number) {
+  const rows: EventRow[] = [];
+  for (const piece of piecesIn(log, range).reverse()) {
+    const found = await tx.all<EventRow>(sql`
+      SELECT seq, id, data FROM events WHERE ${inPiece(piece)}
+      ORDER BY seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`);
+    rows.push(...found.map((r) => ({ ...r, id: eventIdIn(log, piece.session, r.id) })));
+    if (limit !== undefined && rows.length >= limit) break;
+  }
+  return rows;
 }
 
 /**
@@ -173,7 +186,7 @@ export async function listEvents(
     for (const [from, to] of [...ranges].reverse()) {
       if (from >= before) continue;
       const remaining = wanted === undefined ? undefined : wanted - newestFirst.length;
-      newestFirst.push(...(await rangeEvents(tx, row.id, [from, Math.min(to, before - 1)], remaining)));
+      newestFirst.push(...(await rangeEvents(tx, logOf(row), [from, Math.min(to, before - 1)], remaining)));
       if (wanted !== undefined && newestFirst.length >= wanted) break;
     }
     const { items, nextBefore } = pageOf(newestFirst, page?.limit ?? newestFirst.length, (e) => e.seq);

@@ -6,9 +6,11 @@ import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
 import type { Database, Executor } from "./database";
 import { toEvent } from "./events";
+import { eventIdIn, inPieces, logOf } from "./log";
 import type { SessionRow } from "./rows";
 
 interface EventRow {
+  session_id: string;
   seq: number;
   id: string;
   invocation_id: string;
@@ -35,10 +37,18 @@ export async function checkInvariants(db: Database): Promise<string[]> {
 
 async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
   const say = (what: string) => problems.push(`session ${s.id}: ${what}`);
-  const events = await tx.all<EventRow>(sql`
-    SELECT seq, id, invocation_id, data, state_delta, marker_parent FROM events WHERE session_id = ${s.id} ORDER BY seq`);
+  // A fork's log includes the rows it shares with its source, shown under their new ids.
+  const log = logOf(s);
+  for (const [i, piece] of log.pieces.entries()) {
+    if (piece.from !== (i === 0 ? 1 : log.pieces[i - 1].to + 1)) say(`piece ${i} starts at ${piece.from}`);
+    if (!(await tx.one(sql`SELECT id FROM sessions WHERE id = ${piece.session}`))) say(`piece ${i} is in a deleted session`);
+  }
+  const events = (
+    await tx.all<EventRow>(sql`
+      SELECT session_id, seq, id, invocation_id, data, state_delta, marker_parent FROM events WHERE ${inPieces(log.pieces)} ORDER BY seq`)
+  ).map((e) => ({ ...e, id: eventIdIn(log, e.session_id, e.id) }));
   const checkpoints = new Map(
-    (await tx.all<{ seq: number; state: string }>(sql`SELECT seq, state FROM state_checkpoints WHERE session_id = ${s.id}`)).map((c) => [
+    (await tx.all<{ seq: number; state: string }>(sql`SELECT seq, state FROM state_checkpoints WHERE ${inPieces(log.pieces)}`)).map((c) => [
       c.seq,
       c.state,
     ]),
@@ -67,7 +77,9 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
   }
   if (s.last_seq !== events.length) say(`last_seq ${s.last_seq} but ${events.length} events`);
   if (!deepEqual(parseState(s.state), replayState(parseState(s.initial_state), deltas))) say("state differs from a fresh replay");
-  if (s.tree_built) checkTree(s, events, await tx.all(sql`SELECT * FROM invocations WHERE session_id = ${s.id} ORDER BY first_seq`), say);
+  if (s.tree_built) {
+    checkTree(s, events, await tx.all(sql`SELECT * FROM invocations WHERE ${inPieces(log.pieces, "first_seq")} ORDER BY first_seq`), say);
+  }
 }
 
 /** The stored invocation tree and tail must equal one replay of the log. */

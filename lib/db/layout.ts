@@ -5,19 +5,20 @@ import { walkRewinds } from "@/lib/session/effective-history";
 import type { MarkerLink } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Executor } from "./database";
+import { inPiece, inPieces, type Log, logOf, pieceAt, piecesIn } from "./log";
 import { UNBOUNDED } from "./paging";
 import type { SessionRow } from "./rows";
 
 /** Every rewind marker of the session with where the backward walk continues (few rows, one index scan). */
-export async function markerLinks(tx: Executor, sessionId: string, upTo = UNBOUNDED): Promise<MarkerLink[]> {
+export async function markerLinks(tx: Executor, log: Log, upTo = UNBOUNDED): Promise<MarkerLink[]> {
   return tx.all<MarkerLink>(sql`
     SELECT seq, marker_parent AS parent, invocation_id AS "invocationId" FROM events
-    WHERE session_id = ${sessionId} AND marker_parent IS NOT NULL AND seq <= ${upTo} ORDER BY seq`);
+    WHERE ${inPieces(piecesIn(log, [1, upTo]))} AND marker_parent IS NOT NULL ORDER BY seq`);
 }
 
 /** The effective history as seq ranges, computed from the markers alone (docs/semantics.md). */
-export async function effectiveLayout(tx: Executor, row: Pick<SessionRow, "id" | "last_seq">) {
-  return walkRewinds(row.last_seq, await markerLinks(tx, row.id));
+export async function effectiveLayout(tx: Executor, row: Pick<SessionRow, "id" | "last_seq" | "inherited">) {
+  return walkRewinds(row.last_seq, await markerLinks(tx, logOf(row)));
 }
 
 interface NodeRow {
@@ -36,26 +37,26 @@ const toNode = (r: NodeRow): InvocationNode => ({
   isMarker: Boolean(r.is_marker),
 });
 
-export async function invocationNode(tx: Executor, sessionId: string, invocationId: string): Promise<InvocationNode | null> {
+export async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
   const row = await tx.one<NodeRow>(sql`
     SELECT invocation_id, first_seq, after_invocation_id, depth, is_marker FROM invocations
-    WHERE session_id = ${sessionId} AND invocation_id = ${invocationId}`);
+    WHERE ${inPieces(log.pieces, "first_seq", "", "filter")} AND invocation_id = ${invocationId}`);
   return row ? toNode(row) : null;
 }
 
 /** The invocation whose events include seq `seq` (the one that started last at or before it). */
-export async function invocationAt(tx: Executor, sessionId: string, seq: number): Promise<InvocationNode | null> {
+export async function invocationAt(tx: Executor, log: Log, seq: number): Promise<InvocationNode | null> {
   if (seq < 1) return null;
   const row = await tx.one<NodeRow>(sql`
     SELECT i.invocation_id, i.first_seq, i.after_invocation_id, i.depth, i.is_marker
     FROM events e JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
-    WHERE e.session_id = ${sessionId} AND e.seq = ${seq}`);
+    WHERE ${inPiece(pieceAt(log, seq), "seq", "e")} AND e.seq = ${seq}`);
   return row ? toNode(row) : null;
 }
 
 /** The first event of invocation X (the rewind/fork boundary); unknown X is `invocation_not_found`. */
-export async function requireBoundary(tx: Executor, sessionId: string, invocationId: string): Promise<number> {
-  const node = await invocationNode(tx, sessionId, invocationId);
+export async function requireBoundary(tx: Executor, log: Log, invocationId: string): Promise<number> {
+  const node = await invocationNode(tx, log, invocationId);
   if (!node) throw new InvocationNotFoundError(invocationId);
   return node.firstSeq;
 }

@@ -1,7 +1,8 @@
 /** The store's public face: every read and write the app makes, one module per area behind it. */
 export { listArtifacts, loadArtifact, saveArtifact } from "./artifacts";
 export { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "./events";
-export { forkSession, rewindForMessage, rewindSession } from "./rewind";
+export { forkSession } from "./forks";
+export { rewindForMessage, rewindSession } from "./rewind";
 export { createSession, deleteSession, getSession, listSessions, renameSession } from "./sessions";
 export { setAppState } from "./state";
 export { countTasks, getTask, listTasks, saveTask } from "./tasks";

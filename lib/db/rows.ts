@@ -13,6 +13,7 @@ export interface SessionRow {
   tail_seq: number;
   forked_from_session_id: string | null;
   forked_before_invocation_id: string | null;
+  inherited: string | null;
   created_at: number;
   updated_at: number;
   activity: number;

@@ -9,7 +9,9 @@ import { applyDelta, emptyState, isAppKey, splitDelta } from "@/lib/session/stat
 import type { AdkEvent, State } from "@/lib/session/types";
 import { getDb } from "./client";
 import type { Executor } from "./database";
+import { unshare } from "./forks";
 import { effectiveLayout } from "./layout";
+import { inPiece, logOf, piecesIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import { parseJson, runningTaskId, type SessionRow, summary } from "./rows";
 import { applyScopedDelta, mergedState } from "./state";
@@ -120,6 +122,7 @@ export async function deleteSession(userId: string, sessionId: string): Promise<
   const db = await getDb();
   await db.write(async (tx) => {
     const row = await claimSession(tx, userId, sessionId);
+    await unshare(tx, userId, sessionId);
     await tx.run(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
     await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${row.stored_bytes} WHERE id = ${userId}`);
   });
@@ -130,10 +133,10 @@ export async function refreshAutoName(tx: Executor, sessionId: string) {
   const row = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${sessionId}`);
   if (!row || row.named_by_user) return;
   let name = NEW_CHAT;
-  for (const [from, to] of (await effectiveLayout(tx, row)).segments) {
+  const pieces = (await effectiveLayout(tx, row)).segments.flatMap((segment) => piecesIn(logOf(row), segment));
+  for (const piece of pieces) {
     const first = await tx.one<{ data: string }>(sql`
-      SELECT data FROM events WHERE session_id = ${row.id} AND author = 'user' AND marker_parent IS NULL
-        AND seq >= ${from} AND seq <= ${to}
+      SELECT data FROM events WHERE ${inPiece(piece)} AND author = 'user' AND marker_parent IS NULL
       ORDER BY seq LIMIT 1`);
     const text = first ? eventText(parseJson<AdkEvent>(first.data)) : "";
     if (text) {

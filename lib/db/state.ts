@@ -4,6 +4,7 @@ import { parseState, replayState, stateOf } from "@/lib/session/state";
 import type { State, StateDelta } from "@/lib/session/types";
 import { getDb } from "./client";
 import type { Executor } from "./database";
+import { inPiece, inPieces, logOf, piecesIn } from "./log";
 import { parseJson, type SessionRow } from "./rows";
 
 /** A state snapshot every this many events bounds the replay a rewind or fork does. */
@@ -57,11 +58,17 @@ export async function setAppState(agent: string, delta: StateDelta): Promise<Sta
 
 /** Session-scoped state just before `boundary`: the last checkpoint, then the deltas after it. */
 export async function stateBefore(tx: Executor, row: SessionRow, boundary: number): Promise<State> {
-  const checkpoint = await tx.one<{ seq: number; state: string }>(sql`
-    SELECT seq, state FROM state_checkpoints WHERE session_id = ${row.id} AND seq < ${boundary} ORDER BY seq DESC LIMIT 1`);
+  const log = logOf(row);
+  let checkpoint: { seq: number; state: string } | undefined;
+  for (const piece of piecesIn(log, [1, boundary - 1]).reverse()) {
+    checkpoint = await tx.one<{ seq: number; state: string }>(
+      sql`SELECT seq, state FROM state_checkpoints WHERE ${inPiece(piece)} ORDER BY seq DESC LIMIT 1`,
+    );
+    if (checkpoint) break;
+  }
   const deltas = await tx.all<{ delta: string }>(sql`
     SELECT state_delta AS delta FROM events
-    WHERE session_id = ${row.id} AND seq > ${checkpoint?.seq ?? 0} AND seq < ${boundary} AND state_delta IS NOT NULL
+    WHERE ${inPieces(piecesIn(log, [(checkpoint?.seq ?? 0) + 1, boundary - 1]))} AND state_delta IS NOT NULL
     ORDER BY seq`);
   return replayState(
     parseState(checkpoint?.state ?? row.initial_state),

@@ -1,7 +1,7 @@
 /**
  * A2A tasks, one per invocation: the invocation's row keeps the task's id, status and metadata; its
- * history is read from the invocation's events, so a fork (which copies events under new ids) needs no
- * JSON rewriting and copies no task table.
+ * history is read from the invocation's events, so a fork (which shows shared rows under new ids,
+ * lib/db/log.ts) needs no JSON rewriting and copies no task table.
  */
 
 import { sql } from "drizzle-orm";
@@ -16,6 +16,7 @@ import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
 import { toEvent } from "./events";
 import { effectiveLayout, markerLinks } from "./layout";
+import { eventIdIn, inPiece, inPieces, type Log, logOf, piecesIn, splitTaskId, taskIdIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./paging";
 import { parseJson, type SessionRow } from "./rows";
 import { requireSession } from "./sessions";
@@ -23,7 +24,9 @@ import { claimSession } from "./turns";
 import { siblingsOf } from "./versions";
 
 interface TaskRow {
+  /** The id the log shows (lib/db/log.ts). */
   id: string;
+  /** Where the row is stored. */
   session_id: string;
   invocation_id: string;
   position: number;
@@ -79,19 +82,20 @@ function eventRanges(rows: TaskRow[]): [number, number][] {
   return ranges;
 }
 
-/** Whole tasks for rows of one session: each invocation's events (first_seq..last_seq) become its history. */
-async function assemble(tx: Executor, sessionId: string, rows: TaskRow[]): Promise<Task[]> {
+/** Whole tasks for rows of one log: each invocation's events (first_seq..last_seq) become its history. */
+async function assemble(tx: Executor, log: Log, rows: TaskRow[]): Promise<Task[]> {
   if (rows.length === 0) return [];
+  const sessionId = log.id;
   const wanted = new Set(rows.map((r) => r.invocation_id));
-  const ranges = sql.join(
-    eventRanges(rows).map(([from, to]) => sql`(seq >= ${from} AND seq <= ${to})`),
-    sql` OR `,
-  );
-  const events = await tx.all<{ id: string; invocation_id: string; data: string }>(sql`
-    SELECT id, invocation_id, data FROM events WHERE session_id = ${sessionId} AND (${ranges}) ORDER BY seq`);
+  const events = await tx.all<{ session_id: string; id: string; invocation_id: string; data: string }>(sql`
+    SELECT session_id, id, invocation_id, data FROM events
+    WHERE ${inPieces(eventRanges(rows).flatMap((range) => piecesIn(log, range)))} ORDER BY seq`);
   const byInvocation = new Map<string, AdkEvent[]>();
   for (const e of events) {
-    if (wanted.has(e.invocation_id)) byInvocation.set(e.invocation_id, [...(byInvocation.get(e.invocation_id) ?? []), toEvent(e)]);
+    if (wanted.has(e.invocation_id)) {
+      const event = toEvent({ id: eventIdIn(log, e.session_id, e.id), data: e.data });
+      byInvocation.set(e.invocation_id, [...(byInvocation.get(e.invocation_id) ?? []), event]);
+    }
   }
   return rows.map((r) => {
     const stored = parseJson<StoredTask>(r.data);
@@ -109,45 +113,66 @@ async function assemble(tx: Executor, sessionId: string, rows: TaskRow[]): Promi
 }
 
 /** Tasks whose invocation starts in `ranges`, newest first, at most `limit` (all when undefined); marker tasks never listed. */
-async function tasksIn(tx: Executor, sessionId: string, ranges: readonly Segment[], before: number, limit?: number) {
+async function tasksIn(tx: Executor, log: Log, ranges: readonly Segment[], before: number, limit?: number) {
   const rows: TaskRow[] = [];
   for (const [from, to] of [...ranges].reverse()) {
     if (from >= before) continue;
-    rows.push(
-      ...(await tx.all<TaskRow>(sql`
+    for (const piece of piecesIn(log, [from, Math.min(to, before - 1)]).reverse()) {
+      const found = await tx.all<TaskRow>(sql`
         SELECT ${TASK_COLUMNS} FROM invocations i
-        WHERE i.session_id = ${sessionId} AND i.first_seq >= ${from} AND i.first_seq <= ${Math.min(to, before - 1)}
-          AND i.task IS NOT NULL AND NOT i.is_marker
-        ORDER BY i.first_seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`)),
-    );
-    if (limit !== undefined && rows.length >= limit) break;
+        WHERE ${inPiece(piece, "first_seq", "i")} AND i.task IS NOT NULL AND NOT i.is_marker
+        ORDER BY i.first_seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`);
+      rows.push(...found.map((r) => ({ ...r, id: taskIdIn(log, piece.session, r.id) })));
+      if (limit !== undefined && rows.length >= limit) return rows;
+    }
   }
   return rows;
 }
 
 /** The history a rewind-control task answers with: the effective history right after its marker. */
-async function headAfter(tx: Executor, sessionId: string, markerSeq: number): Promise<Message[]> {
-  const { segments } = walkRewinds(markerSeq, await markerLinks(tx, sessionId, markerSeq));
-  return joinHistories(await assemble(tx, sessionId, (await tasksIn(tx, sessionId, segments, UNBOUNDED)).reverse()));
+async function headAfter(tx: Executor, log: Log, markerSeq: number): Promise<Message[]> {
+  const { segments } = walkRewinds(markerSeq, await markerLinks(tx, log, markerSeq));
+  return joinHistories(await assemble(tx, log, (await tasksIn(tx, log, segments, UNBOUNDED)).reverse()));
+}
+
+/** The user's task `taskId`, as the log of the session that shows it: stored there, or shared with a fork. */
+async function findTask(tx: Executor, userId: string, taskId: string): Promise<{ row: TaskRow; session: SessionRow } | null> {
+  const stored = await tx.one<TaskRow>(sql`SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.task_id = ${taskId}`);
+  if (stored) {
+    const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${stored.session_id} AND user_id = ${userId}`);
+    return session ? { row: stored, session } : null;
+  }
+  const shared = splitTaskId(taskId);
+  if (!shared) return null;
+  const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${shared.session} AND user_id = ${userId}`);
+  const row = session && (await tx.one<TaskRow>(sql`SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.task_id = ${shared.stored}`));
+  const piece = row && piecesIn(logOf(session), [row.position, row.position])[0];
+  return row && piece?.session === row.session_id && row.session_id !== session.id ? { row: { ...row, id: taskId }, session } : null;
 }
 
 export async function getTask(userId: string, taskId: string): Promise<Task> {
   const db = await getDb();
   return db.read(async (tx) => {
-    const row = await tx.one<TaskRow>(sql`
-      SELECT ${TASK_COLUMNS} FROM invocations i JOIN sessions s ON s.id = i.session_id
-      WHERE i.task_id = ${taskId} AND s.user_id = ${userId}`);
-    if (!row) throw new NotFoundError("Task not found");
-    const [task] = await assemble(tx, row.session_id, [row]);
-    return row.is_marker ? { ...task, history: await headAfter(tx, row.session_id, row.position) } : task;
+    const found = await findTask(tx, userId, taskId);
+    if (!found) throw new NotFoundError("Task not found");
+    const log = logOf(found.session);
+    const [task] = await assemble(tx, log, [found.row]);
+    return found.row.is_marker ? { ...task, history: await headAfter(tx, log, found.row.position) } : task;
   });
 }
 
+/** The session of the user's task `taskId` (404 when there is none). */
+export async function sessionOfTask(tx: Executor, userId: string, taskId: string): Promise<SessionRow> {
+  const found = await findTask(tx, userId, taskId);
+  if (!found) throw new NotFoundError("Task not found");
+  return found.session;
+}
+
 /** The task a send with this A2A messageId started in the session, if any (a retried send). */
-export async function taskForMessage(tx: Executor, sessionId: string, messageId: string): Promise<Task | null> {
-  const row = await tx.one<TaskRow>(sql`
-    SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.session_id = ${sessionId} AND i.message_id = ${messageId} AND i.task IS NOT NULL`);
-  return row ? (await assemble(tx, sessionId, [row]))[0] : null;
+export async function taskForMessage(tx: Executor, row: SessionRow, messageId: string): Promise<Task | null> {
+  const found = await tx.one<TaskRow>(sql`
+    SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.session_id = ${row.id} AND i.message_id = ${messageId} AND i.task IS NOT NULL`);
+  return found ? (await assemble(tx, logOf(row), [found]))[0] : null;
 }
 
 interface HiddenBy {
@@ -156,11 +181,11 @@ interface HiddenBy {
 }
 
 /** What the UI says of a rewound turn: which marker hid it, when and why. */
-async function rewoundMetadata(tx: Executor, sessionId: string, hidden: Map<string, HiddenBy>) {
+async function rewoundMetadata(tx: Executor, log: Log, hidden: Map<string, HiddenBy>) {
   const seqs = [...new Set([...hidden.values()].map((h) => h.markerSeq))];
   if (seqs.length === 0) return new Map<number, { at: string; reason: string }>();
   const markers = await tx.all<{ seq: number; timestamp: number; data: string }>(sql`
-    SELECT seq, timestamp, data FROM events WHERE session_id = ${sessionId} AND seq IN (${sql.join(
+    SELECT seq, timestamp, data FROM events WHERE ${inPieces(log.pieces)} AND seq IN (${sql.join(
       seqs.map((s) => sql`${s}`),
       sql`, `,
     )})`);
@@ -184,23 +209,24 @@ export async function listTasks(
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
+    const log = logOf(row);
     const layout = await effectiveLayout(tx, row);
     const before = decodeCursor(opts.before);
     const wanted = opts.limit === undefined ? undefined : opts.limit + 1;
-    const rows = await tasksIn(tx, row.id, opts.includeRewound ? [ALL] : layout.segments, before, wanted);
+    const rows = await tasksIn(tx, log, opts.includeRewound ? [ALL] : layout.segments, before, wanted);
     const page = pageOf(rows, opts.limit ?? rows.length, (r) => r.position);
     const hidden = new Map<string, HiddenBy>();
     for (const r of page.items) {
       const range = layout.rewound.find((h) => r.position >= h.from && r.position <= h.to);
       if (range) hidden.set(r.id, range);
     }
-    const markers = await rewoundMetadata(tx, row.id, hidden);
+    const markers = await rewoundMetadata(tx, log, hidden);
     const siblings = await siblingsOf(
       tx,
-      row.id,
+      log,
       page.items.filter((r) => !hidden.has(r.id)),
     );
-    const tasks = (await assemble(tx, row.id, page.items)).map((task) => {
+    const tasks = (await assemble(tx, log, page.items)).map((task) => {
       const by = hidden.get(task.id);
       const marker = by && markers.get(by.markerSeq);
       const extra = by
@@ -213,22 +239,24 @@ export async function listTasks(
 }
 
 /** The user texts of invocations (their first user event), for labels such as History's. */
-export async function userTexts(tx: Executor, sessionId: string, invocationIds: string[]): Promise<Map<string, string>> {
+export async function userTexts(tx: Executor, log: Log, invocationIds: string[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   // Driven from a VALUES list, each id one primary-key lookup: with an IN list, PostgreSQL's planner
   // scanned the whole invocations table whenever forks had made its statistics stale (26 ms at 10k).
   // CROSS JOIN fixes SQLite's join order (it otherwise scanned the session's invocations: 19 ms).
-  for (const batch of inBatches(invocationIds)) {
-    const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
-      WITH wanted (invocation_id) AS (VALUES ${typedValues(
-        batch.map((id) => [id]),
-        ["TEXT"],
-      )})
-      SELECT i.invocation_id, e.id, e.data FROM wanted w
-        CROSS JOIN invocations i
-        JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-      WHERE i.session_id = ${sessionId} AND i.invocation_id = w.invocation_id`);
-    for (const r of rows) texts.set(r.invocation_id, eventText(toEvent(r)));
+  for (const piece of log.pieces) {
+    for (const batch of inBatches(invocationIds.filter((id) => !texts.has(id)))) {
+      const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
+        WITH wanted (invocation_id) AS (VALUES ${typedValues(
+          batch.map((id) => [id]),
+          ["TEXT"],
+        )})
+        SELECT i.invocation_id, e.id, e.data FROM wanted w
+          CROSS JOIN invocations i
+          JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+        WHERE ${inPiece(piece, "first_seq", "i", "filter")} AND i.invocation_id = w.invocation_id`);
+      for (const r of rows) texts.set(r.invocation_id, eventText(toEvent(r)));
+    }
   }
   return texts;
 }
@@ -239,11 +267,12 @@ export async function countTasks(userId: string, sessionId: string): Promise<num
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
     let total = 0;
-    for (const [from, to] of (await effectiveLayout(tx, row)).segments) {
-      const counted = await tx.one<{ n: number }>(sql`
-        SELECT COUNT(*) AS n FROM invocations
-        WHERE session_id = ${row.id} AND first_seq >= ${from} AND first_seq <= ${to} AND task IS NOT NULL AND NOT is_marker`);
-      total += Number(counted?.n ?? 0);
+    for (const segment of (await effectiveLayout(tx, row)).segments) {
+      for (const piece of piecesIn(logOf(row), segment)) {
+        const counted = await tx.one<{ n: number }>(sql`
+          SELECT COUNT(*) AS n FROM invocations WHERE ${inPiece(piece, "first_seq")} AND task IS NOT NULL AND NOT is_marker`);
+        total += Number(counted?.n ?? 0);
+      }
     }
     return total;
   });

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { Task } from "@/lib/a2a/types";
 import { config } from "@/lib/config";
-import { NotFoundError, QuotaExceededError } from "@/lib/errors";
+import { QuotaExceededError } from "@/lib/errors";
 import type { RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import { getDb } from "./client";
@@ -15,7 +15,7 @@ import { appendEventsTx } from "./events";
 import { rewindTx } from "./rewind";
 import { parseJson, runningTaskId, type SessionRow } from "./rows";
 import { refuseWhileBusy, requireSession } from "./sessions";
-import { saveTaskTx, taskForMessage } from "./tasks";
+import { saveTaskTx, sessionOfTask, taskForMessage } from "./tasks";
 import { lockUser } from "./users";
 
 /** A turn holds its session this long past its last renewal (renewals come four times as often). */
@@ -86,7 +86,7 @@ export async function beginTurn(
   return db.write(async (tx) => {
     const owned = await requireSession(tx, userId, sessionId, true);
     if (input.messageId) {
-      const existing = await taskForMessage(tx, owned.id, input.messageId);
+      const existing = await taskForMessage(tx, owned, input.messageId);
       if (existing) return { existing };
     }
     let row = await claimSession(tx, userId, sessionId);
@@ -136,9 +136,7 @@ export async function endTurn(userId: string, sessionId: string, task: Task, eve
 /** Where a task's turn runs, if it is running: the session and the instance holding it. */
 export async function runningTurnOf(userId: string, taskId: string): Promise<{ sessionId: string; owner: string } | null> {
   const db = await getDb();
-  const row = await db.one<SessionRow>(sql`
-    SELECT s.* FROM invocations i JOIN sessions s ON s.id = i.session_id WHERE i.task_id = ${taskId} AND s.user_id = ${userId}`);
-  if (!row) throw new NotFoundError("Task not found");
+  const row = await db.read((tx) => sessionOfTask(tx, userId, taskId));
   return runningTaskId(row) === taskId ? { sessionId: row.id, owner: row.turn_owner ?? "" } : null;
 }
 

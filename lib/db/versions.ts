@@ -6,6 +6,7 @@ import { isVisible, latestHeadShowing } from "@/lib/session/versions";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import { invocationAt, invocationNode, markerLinks } from "./layout";
+import { inPiece, type Log, logOf } from "./log";
 import { rewindTx } from "./rewind";
 import { requireSession, sessionRecord } from "./sessions";
 import { userTexts } from "./tasks";
@@ -25,7 +26,7 @@ export interface Siblings {
 /** For each of `rows` that has siblings (invocations with the same parent), its place among them. */
 export async function siblingsOf(
   tx: Executor,
-  sessionId: string,
+  log: Log,
   rows: { invocation_id: string; after_invocation_id?: string | null }[],
 ): Promise<Map<string, Siblings>> {
   const result = new Map<string, Siblings>();
@@ -33,9 +34,17 @@ export async function siblingsOf(
   const parents = [...new Set(rows.map((r) => r.after_invocation_id ?? null))];
   const named = parents.filter((p): p is string => p !== null);
   // Two plain index lookups (an OR, or an ORDER BY, sends both dialects' planners scanning).
-  const children = (parent: ReturnType<typeof sql>) =>
-    tx.all<{ invocation_id: string; after_invocation_id: string | null; first_seq: number }>(sql`
-      SELECT invocation_id, after_invocation_id, first_seq FROM invocations WHERE session_id = ${sessionId} AND ${parent} AND NOT is_marker`);
+  const children = async (parent: ReturnType<typeof sql>) => {
+    const found: { invocation_id: string; after_invocation_id: string | null; first_seq: number }[] = [];
+    for (const piece of log.pieces) {
+      found.push(
+        ...(await tx.all<(typeof found)[number]>(sql`
+          SELECT invocation_id, after_invocation_id, first_seq FROM invocations
+          WHERE ${inPiece(piece, "first_seq", "", "filter")} AND ${parent} AND NOT is_marker`)),
+      );
+    }
+    return found;
+  };
   const inList = sql.join(
     named.map((p) => sql`${p}`),
     sql`, `,
@@ -52,7 +61,7 @@ export async function siblingsOf(
   const groups = new Map<string | null, string[]>();
   for (const s of all) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
   const branching = [...groups.values()].filter((ids) => ids.length > 1);
-  const texts = await userTexts(tx, sessionId, branching.flat());
+  const texts = await userTexts(tx, log, branching.flat());
   for (const ids of branching) {
     const regenerations = new Set(ids.map((id) => texts.get(id) ?? "")).size === 1;
     ids.forEach((id, i) => {
@@ -70,9 +79,10 @@ export async function switchSession(userId: string, sessionId: string, invocatio
   const db = await getDb();
   return db.write(async (tx) => {
     const row = await claimSession(tx, userId, sessionId);
-    const node = await invocationNode(tx, row.id, invocationId);
+    const log = logOf(row);
+    const node = await invocationNode(tx, log, invocationId);
     if (!node || node.isMarker) throw new InvocationNotFoundError(invocationId);
-    const markers = await markerLinks(tx, row.id);
+    const markers = await markerLinks(tx, log);
     if (isVisible(node.firstSeq, walkRewinds(row.last_seq, markers).segments)) {
       return { event: null, session: await sessionRecord(tx, row) };
     }
@@ -88,13 +98,19 @@ export async function listVersions(userId: string, sessionId: string): Promise<V
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
-    const leaf = await invocationAt(tx, row.id, row.tail_seq);
-    const markers = await tx.all<{ invocation_id: string; after_invocation_id: string | null; depth: number; timestamp: number }>(sql`
-      SELECT i.invocation_id, i.after_invocation_id, i.depth, e.timestamp
-      FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-      WHERE i.session_id = ${row.id} AND i.is_marker ORDER BY i.first_seq DESC`);
+    const log = logOf(row);
+    const leaf = await invocationAt(tx, log, row.tail_seq);
+    const markers: { invocation_id: string; after_invocation_id: string | null; depth: number; timestamp: number }[] = [];
+    for (const piece of [...log.pieces].reverse()) {
+      markers.push(
+        ...(await tx.all<(typeof markers)[number]>(sql`
+          SELECT i.invocation_id, i.after_invocation_id, i.depth, e.timestamp
+          FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+          WHERE ${inPiece(piece, "first_seq", "i")} AND i.is_marker ORDER BY i.first_seq DESC`)),
+      );
+    }
     const leaves = new Set([leaf?.invocationId, ...markers.map((m) => m.after_invocation_id)].filter((id): id is string => Boolean(id)));
-    const texts = await userTexts(tx, row.id, [...leaves]);
+    const texts = await userTexts(tx, log, [...leaves]);
     const textOf = (id: string | null | undefined) => (id ? (texts.get(id) ?? null) : null);
     return [
       {

@@ -21,7 +21,9 @@ export async function tableRows() {
   return rows;
 }
 
-export async function count(table: keyof typeof TABLES): Promise<number> {
+/** Rows of a table, or of one session's rows in it. */
+export async function count(table: keyof typeof TABLES, sessionId?: string): Promise<number> {
   const db = await getDb();
-  return Number((await db.one<{ n: number }>(sql.raw(`SELECT COUNT(*) AS n FROM ${table}`)))?.n);
+  const where = sessionId === undefined ? sql`` : sql` WHERE session_id = ${sessionId}`;
+  return Number((await db.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)}${where}`))?.n);
 }

@@ -29,6 +29,7 @@ export const sessions = pgTable(
     tailSeq: integer("tail_seq").notNull().default(0),
     forkedFromSessionId: text("forked_from_session_id"),
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
+    inherited: text("inherited"),
     createdAt: createdAt(),
     updatedAt: millis("updated_at").notNull(),
     activity: millis("activity").notNull().default(0),

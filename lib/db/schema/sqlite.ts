@@ -32,6 +32,8 @@ export const sessions = sqliteTable(
     tailSeq: integer("tail_seq").notNull().default(0),
     forkedFromSessionId: text("forked_from_session_id"),
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
+    /** A fork's pieces of other sessions' logs below its boundary, JSON (lib/db/log.ts): shared, not copied. */
+    inherited: text("inherited"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
     /** The user's activity counter at this chat's last write. */

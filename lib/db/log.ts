@@ -1,0 +1,94 @@
+/**
+ * A session's log as the rows that hold it. A fork shares its source's rows below its boundary instead
+ * of copying them (copy-on-write): `sessions.inherited` lists the pieces it reads from other sessions,
+ * and every seq from its boundary on is its own. Shared rows show the fork new event and task ids,
+ * derived from the stored ones, as SPEC §2.3 asks of a copy (docs/semantics.md, "Forks").
+ */
+import { createHash } from "node:crypto";
+import { type SQL, sql } from "drizzle-orm";
+import type { Segment } from "@/lib/session/types";
+import { UNBOUNDED } from "./paging";
+import { parseJson, type SessionRow } from "./rows";
+
+/** Seqs `from`..`to` of a log, stored under `session`. */
+export interface Piece {
+  session: string;
+  from: number;
+  to: number;
+}
+
+/** The session `id` as pieces in seq order, its own last. */
+export interface Log {
+  id: string;
+  pieces: Piece[];
+}
+
+export function logOf(row: Pick<SessionRow, "id" | "inherited">): Log {
+  const inherited = row.inherited ? parseJson<Piece[]>(row.inherited) : [];
+  return { id: row.id, pieces: [...inherited, { session: row.id, from: (inherited.at(-1)?.to ?? 0) + 1, to: UNBOUNDED }] };
+}
+
+/** The first seq the session stores itself. */
+export const ownFrom = (log: Log) => (log.pieces.at(-1) as Piece).from;
+
+/** What a fork before `boundary` inherits: every piece of `log` below it, clipped. */
+export function inheritedBelow(log: Log, boundary: number): Piece[] {
+  return piecesIn(log, [1, boundary - 1]);
+}
+
+/** The pieces covering seqs `from`..`to`, clipped to it, in seq order. */
+export function piecesIn(log: Log, [from, to]: Segment): Piece[] {
+  return log.pieces
+    .filter((p) => p.from <= to && p.to >= from)
+    .map((p) => ({ session: p.session, from: Math.max(p.from, from), to: Math.min(p.to, to) }));
+}
+
+/** The piece holding `seq`. */
+export const pieceAt = (log: Log, seq: number) => piecesIn(log, [seq, seq])[0];
+
+/**
+ * How a query uses a piece's seq bounds: as the index range it scans, or only as a filter on rows it
+ * finds by another key (written `column + 0`, so neither dialect's planner scans by them instead).
+ */
+export type Bounds = "range" | "filter";
+
+/** Rows of the piece: in its session, with `column` (a seq, `alias.`-qualified when given) in its range. */
+export function inPiece(p: Piece, column = "seq", alias = "", bounds: Bounds = "range"): SQL {
+  const q = (name: string) => sql.raw(alias ? `${alias}.${name}` : name);
+  const seq = bounds === "range" ? q(column) : sql`(${q(column)} + 0)`;
+  // A session that is no fork has one piece, 1..UNBOUNDED: no bounds at all, the queries it always had.
+  return sql`${q("session_id")} = ${p.session}${p.from > 1 ? sql` AND ${seq} >= ${p.from}` : sql``}${
+    p.to < UNBOUNDED ? sql` AND ${seq} <= ${p.to}` : sql``
+  }`;
+}
+
+/** Rows of any of the pieces (a few index ranges; one for a session that is no fork). */
+export function inPieces(pieces: Piece[], column = "seq", alias = "", bounds: Bounds = "range"): SQL {
+  if (pieces.length === 0) return sql`1 = 0`;
+  if (pieces.length === 1) return inPiece(pieces[0], column, alias, bounds);
+  return sql`(${sql.join(
+    pieces.map((p) => sql`(${inPiece(p, column, alias, bounds)})`),
+    sql` OR `,
+  )})`;
+}
+
+/** The id the log shows for an event stored under `session`: a shared row's is derived, stable and new. */
+export function eventIdIn(log: Log, session: string, id: string): string {
+  if (session === log.id) return id;
+  const hex = createHash("sha256").update(`${log.id}/${id}`).digest("hex");
+  // A version-8 (custom) UUID.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const TASK_ID_SEPARATOR = ":";
+
+/** The id the log shows for a task stored under `session`: a shared task's is the fork's id and the stored one. */
+export function taskIdIn(log: Log, session: string, id: string): string {
+  return session === log.id ? id : `${log.id}${TASK_ID_SEPARATOR}${id}`;
+}
+
+/** A shared task's id split into the fork that shows it and the stored task's id; null for any other id. */
+export function splitTaskId(id: string): { session: string; stored: string } | null {
+  const at = id.indexOf(TASK_ID_SEPARATOR);
+  return at > 0 ? { session: id.slice(0, at), stored: id.slice(at + 1) } : null;
+}
