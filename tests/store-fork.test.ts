@@ -258,12 +258,35 @@ describe("forks share their source's rows (copy-on-write)", () => {
     expect(texts(await events(f.userId, second.id, "effective"))).toEqual(["q1", "a1", "q2", "a2", "q9"]);
   });
 
-  it("an event for an invocation the fork shares is refused, and changes nothing", async () => {
+  it("an event for an invocation a fork shares is refused, in the fork and in its source, and changes nothing", async () => {
+    const f = await threeTurns();
+    const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv3" });
+    const before = [await view(f.userId, f.sessionId), await view(f.userId, fork.id)];
+    await expect(appendEvents(f.userId, fork.id, [event("inv2", { text: "late" })])).rejects.toMatchObject({ status: 400 });
+    await expect(appendEvents(f.userId, f.sessionId, [event("inv2", { text: "late" })])).rejects.toMatchObject({ status: 400 });
+    await expect(
+      saveTask(f.userId, f.sessionId, {
+        kind: "task",
+        id: "task-inv2",
+        contextId: f.sessionId,
+        status: { state: "failed" },
+        metadata: { kagent_invocation_id: "inv2" },
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    expect([await view(f.userId, f.sessionId), await view(f.userId, fork.id)]).toEqual(before);
+    // The source's turn after the boundary is its own alone.
+    await appendEvents(f.userId, f.sessionId, [event("inv3", { text: "late" })]);
+    expect(await checkInvariants(await getDb())).toEqual([]);
+  });
+
+  it("event ids a client repeats in a fork stay distinct in a fork of it", async () => {
     const f = await threeTurns();
     const fork = await forkSession(f.userId, f.sessionId);
-    const before = await view(f.userId, fork.id);
-    await expect(appendEvents(f.userId, fork.id, [event("inv2", { text: "late" })])).rejects.toMatchObject({ status: 400 });
-    expect(await view(f.userId, fork.id)).toEqual(before);
+    const [first] = await events(f.userId, f.sessionId);
+    await appendEvents(f.userId, fork.id, [{ ...event("inv9", { author: "user", text: "q9" }), id: first.id }]);
+    const second = await forkSession(f.userId, fork.id);
+    const ids = (await events(f.userId, second.id)).map((e) => e.id);
+    expect(new Set(ids).size).toBe(7);
   });
 });
 

@@ -1,1 +1,2 @@
-ALTER TABLE "sessions" ADD COLUMN "inherited" text;
+ALTER TABLE "sessions" ADD COLUMN "inherited" text;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "shared_until" integer DEFAULT 0 NOT NULL;

@@ -101,8 +101,9 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
     await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
     const target = rewindTarget(event);
     const existing = await node(event.invocation_id);
-    if (existing && existing.firstSeq < ownFrom(log)) {
-      throw new ValidationError(`Invocation ${event.invocation_id} is in the part of this chat shared with the chat it was forked from`);
+    // Rows a fork shares never change: neither the fork's inherited ones nor the source's shared ones.
+    if (existing && (existing.firstSeq < ownFrom(log) || existing.firstSeq <= row.shared_until)) {
+      throw new ValidationError(`Invocation ${event.invocation_id} is shared with a fork: it takes no more events`);
     }
     if (!existing) {
       tailNode ??= await invocationAt(tx, log, tail);

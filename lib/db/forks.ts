@@ -36,6 +36,8 @@ export async function forkSession(
     if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
     const log = logOf(source);
     const boundary = input.invocationId ? await requireBoundary(tx, log, input.invocationId) : source.last_seq + 1;
+    // From now on the source's rows below the boundary are the fork's too: they never change again.
+    await tx.run(sql`UPDATE sessions SET shared_until = ${boundary - 1} WHERE id = ${source.id} AND shared_until < ${boundary - 1}`);
     const state = input.invocationId ? await stateBefore(tx, source, boundary) : parseState(source.state);
     const inherited = inheritedBelow(log, boundary);
     const id = randomUUID();
@@ -87,12 +89,31 @@ async function copyPiece(tx: Executor, row: SessionRow, piece: Piece) {
     INSERT INTO state_checkpoints (session_id, seq, state) SELECT ${row.id}, seq, state FROM state_checkpoints WHERE ${inPiece(piece)}`);
 }
 
+const shares = (row: SessionRow, sessionId: string) => row.id !== sessionId && logOf(row).pieces.some((p) => p.session === sessionId);
+
+/**
+ * The user's chats that share rows of `sessionId`, each locked (PostgreSQL) before anything takes the
+ * user's row, the order every write keeps. A fork made meanwhile needs the lock of a chat already
+ * found, so scanning again until nothing new turns up finds them all.
+ */
+async function lockSharing(tx: Executor, userId: string, sessionId: string): Promise<SessionRow[]> {
+  const locked = new Map<string, SessionRow>();
+  for (;;) {
+    const found = (await tx.all<SessionRow>(sql`SELECT * FROM sessions WHERE user_id = ${userId} AND inherited IS NOT NULL`))
+      .filter((r) => shares(r, sessionId) && !locked.has(r.id))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    if (found.length === 0) return [...locked.values()];
+    for (const { id } of found) {
+      const row = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id} ${tx.dialect.forUpdate}`);
+      if (row && shares(row, sessionId)) locked.set(id, row);
+    }
+  }
+}
+
 /** Before `sessionId` is deleted: every chat of the user that shares rows of it gets its own copy of them. */
 export async function unshare(tx: Executor, userId: string, sessionId: string) {
-  const sharing = await tx.all<SessionRow>(sql`SELECT * FROM sessions WHERE user_id = ${userId} AND inherited IS NOT NULL`);
-  for (const row of sharing.filter((r) => r.id !== sessionId)) {
+  for (const row of await lockSharing(tx, userId, sessionId)) {
     const pieces = logOf(row).pieces.slice(0, -1);
-    if (!pieces.some((p) => p.session === sessionId)) continue;
     for (const piece of pieces) if (piece.session === sessionId) await copyPiece(tx, row, piece);
     const inherited = pieces.map((p) => (p.session === sessionId ? { ...p, session: row.id } : p));
     await tx.run(sql`UPDATE sessions SET inherited = ${JSON.stringify(inherited)} WHERE id = ${row.id}`);

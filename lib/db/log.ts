@@ -75,7 +75,8 @@ export function inPieces(pieces: Piece[], column = "seq", alias = "", bounds: Bo
 /** The id the log shows for an event stored under `session`: a shared row's is derived, stable and new. */
 export function eventIdIn(log: Log, session: string, id: string): string {
   if (session === log.id) return id;
-  const hex = createHash("sha256").update(`${log.id}/${id}`).digest("hex");
+  // The storing session too: clients choose event ids, so two pieces may hold the same one.
+  const hex = createHash("sha256").update(`${log.id}/${session}/${id}`).digest("hex");
   // A version-8 (custom) UUID.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

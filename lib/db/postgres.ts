@@ -48,6 +48,9 @@ async function migrateOnce(url: string) {
   }
 }
 
+/** SQLSTATE deadlock_detected. */
+const DEADLOCK = "40P01";
+
 export async function openPostgres(url: string, poolSize: number): Promise<Database> {
   await migrateOnce(url);
   // Opened in full at start-up and kept (pg closes idle connections after 10 s by default): otherwise the
@@ -57,20 +60,31 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
   const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()));
   for (const client of clients) client.release();
+  const attempt = async <T>(begin: string, fn: (tx: Executor) => Promise<T>) => {
+    const client = await pool.connect();
+    try {
+      await client.query(begin);
+      const result = await fn(executorOn(client));
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  // A transaction PostgreSQL chose as a deadlock's victim changed nothing; the store's transactions
+  // touch nothing outside the database, so running it again is safe.
   const transaction =
     (begin: string) =>
     async <T>(fn: (tx: Executor) => Promise<T>) => {
-      const client = await pool.connect();
-      try {
-        await client.query(begin);
-        const result = await fn(executorOn(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
+      for (let tries = 1; ; tries++) {
+        try {
+          return await attempt(begin, fn);
+        } catch (error) {
+          if ((error as { code?: string }).code !== DEADLOCK || tries === 3) throw error;
+        }
       }
     };
   const bus = await postgresBus(url, pool);

@@ -14,6 +14,7 @@ export interface SessionRow {
   forked_from_session_id: string | null;
   forked_before_invocation_id: string | null;
   inherited: string | null;
+  shared_until: number;
   created_at: number;
   updated_at: number;
   activity: number;

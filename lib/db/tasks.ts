@@ -55,8 +55,10 @@ export async function saveTaskTx(tx: Executor, row: SessionRow, task: Task, mess
   if (!invocationId) throw new ValidationError("Task metadata needs kagent_invocation_id");
   const saved = await tx.run(sql`
     UPDATE invocations SET task_id = ${task.id}, task = ${storedForm(task)}, message_id = COALESCE(message_id, ${messageId ?? null})
-    WHERE session_id = ${row.id} AND invocation_id = ${invocationId} AND (task_id IS NULL OR task_id = ${task.id})`);
-  if (saved === 0) throw new ValidationError(`Task ${task.id}: invocation ${invocationId} has no events, or another task`);
+    WHERE session_id = ${row.id} AND invocation_id = ${invocationId} AND (task_id IS NULL OR task_id = ${task.id})
+      AND first_seq > ${row.shared_until}`);
+  if (saved === 0)
+    throw new ValidationError(`Task ${task.id}: invocation ${invocationId} has no events or another task, or a fork shares it`);
 }
 
 export async function saveTask(userId: string, sessionId: string, task: Task, opts: { turn?: string } = {}) {

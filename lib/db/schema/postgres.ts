@@ -30,6 +30,7 @@ export const sessions = pgTable(
     forkedFromSessionId: text("forked_from_session_id"),
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
     inherited: text("inherited"),
+    sharedUntil: integer("shared_until").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: millis("updated_at").notNull(),
     activity: millis("activity").notNull().default(0),

@@ -34,6 +34,8 @@ export const sessions = sqliteTable(
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
     /** A fork's pieces of other sessions' logs below its boundary, JSON (lib/db/log.ts): shared, not copied. */
     inherited: text("inherited"),
+    /** The highest seq of this session's own rows that a fork shares: those rows never change again. */
+    sharedUntil: integer("shared_until").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
     /** The user's activity counter at this chat's last write. */
