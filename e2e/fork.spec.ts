@@ -37,6 +37,33 @@ test.describe("Fork chat from here", () => {
     await expect(chat.statePanel.getByRole("link", { name: "Fork of set color to red" })).toHaveAttribute("href", `/chat/${forkId}`);
   });
 
+  test("a fork keeps its conversation and state when its source is deleted (it shared the source's turns)", async ({ chat, page }) => {
+    await chat.open();
+    await chat.sendMessage("set color to red");
+    await chat.sendMessage("set color to blue");
+    await chat.messageAction("set color to blue", "Fork chat from here");
+    await expect(chat.heading).toHaveText("Fork of set color to red");
+    await chat.composer.fill("");
+    await chat.sendMessage("set size to large");
+    const source = chat.sidebarChat(/^set color to red$/);
+    await source.hover();
+    await source.locator("..").getByRole("button", { name: "Chat actions" }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(source).toHaveCount(0);
+    await chat.sidebarChat("Fork of set color to red").click();
+    await page.reload();
+    await chat.expectUserMessages(["set color to red", "set size to large"]);
+    await expect(await chat.stateValue("color")).toContainText("red");
+    await expect(page.getByText("Forked from a deleted chat")).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("fork-after-source-deleted.png") });
+
+    await chat.messageAction("set size to large", "Rewind to here");
+    await chat.expectUserMessages(["set color to red"]);
+    await chat.sendMessage("recap");
+    await expect(chat.agentMessages().last()).toContainText("set color to red");
+  });
+
   test("Duplicate from the sidebar copies the whole chat", async ({ chat, page }) => {
     await chat.open();
     await chat.sendMessage("set color to teal");
