@@ -13,7 +13,7 @@ import { copyArtifacts } from "./artifacts";
 import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
 import { markerLinks, requireBoundary } from "./layout";
-import { eventIdIn, inheritedBelow, inPiece, inPieces, logOf, type Piece, taskIdIn } from "./log";
+import { eventIdIn, inheritedBelow, inPiece, inPieces, logOf, type Piece, sharedTaskIdPrefix } from "./log";
 import { recordedArtifacts } from "./rewind";
 import type { SessionRow } from "./rows";
 import { sessionRecord } from "./sessions";
@@ -83,7 +83,7 @@ async function copyPiece(tx: Executor, row: SessionRow, piece: Piece) {
   await tx.run(sql`
     INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)
     SELECT ${row.id}, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker,
-      CASE WHEN task_id IS NULL THEN NULL ELSE ${taskIdIn(log, piece.session, "")} || task_id END, NULL, task
+      CASE WHEN task_id IS NULL THEN NULL ELSE ${sharedTaskIdPrefix(log)} || task_id END, NULL, task
     FROM invocations WHERE ${inPiece(piece, "first_seq")}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state) SELECT ${row.id}, seq, state FROM state_checkpoints WHERE ${inPiece(piece)}`);

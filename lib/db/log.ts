@@ -83,9 +83,12 @@ export function eventIdIn(log: Log, session: string, id: string): string {
 
 const TASK_ID_SEPARATOR = ":";
 
+/** What the log puts before a shared task's stored id. */
+export const sharedTaskIdPrefix = (log: Log) => `${log.id}${TASK_ID_SEPARATOR}`;
+
 /** The id the log shows for a task stored under `session`: a shared task's is the fork's id and the stored one. */
 export function taskIdIn(log: Log, session: string, id: string): string {
-  return session === log.id ? id : `${log.id}${TASK_ID_SEPARATOR}${id}`;
+  return session === log.id ? id : `${sharedTaskIdPrefix(log)}${id}`;
 }
 
 /** A shared task's id split into the fork that shows it and the stored task's id; null for any other id. */

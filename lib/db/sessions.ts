@@ -133,7 +133,8 @@ export async function refreshAutoName(tx: Executor, sessionId: string) {
   const row = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${sessionId}`);
   if (!row || row.named_by_user) return;
   let name = NEW_CHAT;
-  const pieces = (await effectiveLayout(tx, row)).segments.flatMap((segment) => piecesIn(logOf(row), segment));
+  const log = logOf(row);
+  const pieces = (await effectiveLayout(tx, row)).segments.flatMap((segment) => piecesIn(log, segment));
   for (const piece of pieces) {
     const first = await tx.one<{ data: string }>(sql`
       SELECT data FROM events WHERE ${inPiece(piece)} AND author = 'user' AND marker_parent IS NULL

@@ -16,7 +16,7 @@ import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
 import { toEvent } from "./events";
 import { effectiveLayout, markerLinks } from "./layout";
-import { eventIdIn, inPiece, inPieces, type Log, logOf, piecesIn, splitTaskId, taskIdIn } from "./log";
+import { eventIdIn, inPiece, inPieces, type Log, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./paging";
 import { parseJson, type SessionRow } from "./rows";
 import { requireSession } from "./sessions";
@@ -148,7 +148,7 @@ async function findTask(tx: Executor, userId: string, taskId: string): Promise<{
   if (!shared) return null;
   const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${shared.session} AND user_id = ${userId}`);
   const row = session && (await tx.one<TaskRow>(sql`SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.task_id = ${shared.stored}`));
-  const piece = row && piecesIn(logOf(session), [row.position, row.position])[0];
+  const piece = row && pieceAt(logOf(session), row.position);
   return row && piece?.session === row.session_id && row.session_id !== session.id ? { row: { ...row, id: taskId }, session } : null;
 }
 
