@@ -9,7 +9,7 @@ import { type InvocationNode, placeInvocation, tailOf } from "@/lib/session/vers
 import { artifactScope } from "./artifacts";
 import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
-import { effectiveLayout, invocationAt, invocationNode, markerLinks } from "./layout";
+import { effectiveLayout, invocationAt, invocationNode, markerLinks, nodesAndHolder } from "./layout";
 import { eventIdIn, inPiece, type Log, logOf, ownFrom, piecesIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import type { SessionRow } from "./rows";
@@ -20,6 +20,8 @@ import { touchUser } from "./users";
 
 /** At most this many events per append request: one request never holds the write lock for long. */
 export const MAX_EVENTS_PER_APPEND = 1000;
+/** Invocations an append looks up in its first statement; a batch naming more finds the rest one by one. */
+const MAX_LOOKED_UP = 100;
 
 interface EventRow {
   seq: number;
@@ -50,21 +52,50 @@ async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: Art
   }
 }
 
-/** Events of one batch, written by one statement when the batch needs them in the table (or ends). */
-function eventWriter(tx: Executor, sessionId: string) {
-  let pending: SQL[] = [];
-  return {
-    add(seq: number, event: AdkEvent, data: string, stateDelta: string | null, artifactDelta: string | null, parent: number | null) {
-      pending.push(sql`(${sessionId}, ${seq}, ${event.id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data},
-        ${stateDelta}, ${artifactDelta}, ${parent})`);
-    },
-    async flush() {
-      if (pending.length === 0) return;
-      const rows = sql.join(pending, sql`, `);
-      pending = [];
+/**
+ * What a batch writes to the log, held until the batch needs it in the tables (a rewind marker's links
+ * are read back) or ends: its events, and its new invocations with their last seq already known, one
+ * statement each. Invocations that began before only have their last seq moved, at the end.
+ */
+function logWriter(tx: Executor, sessionId: string) {
+  let events: SQL[] = [];
+  let begun = new Map<string, { node: InvocationNode; lastSeq: number }>();
+  const extended = new Map<string, number>();
+  const flush = async () => {
+    if (events.length > 0) {
       await tx.run(sql`
         INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
-        VALUES ${rows}`);
+        VALUES ${sql.join(events, sql`, `)}`);
+      events = [];
+    }
+    if (begun.size > 0) {
+      const rows = [...begun.values()].map(
+        ({ node, lastSeq }) =>
+          sql`(${sessionId}, ${node.invocationId}, ${node.firstSeq}, ${lastSeq}, ${node.afterInvocationId}, ${node.depth}, ${node.isMarker})`,
+      );
+      await tx.run(sql`
+        INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker)
+        VALUES ${sql.join(rows, sql`, `)}`);
+      begun = new Map();
+    }
+  };
+  return {
+    begin(node: InvocationNode) {
+      begun.set(node.invocationId, { node, lastSeq: node.firstSeq });
+    },
+    add(seq: number, event: AdkEvent, data: string, stateDelta: string | null, artifactDelta: string | null, parent: number | null) {
+      events.push(sql`(${sessionId}, ${seq}, ${event.id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data},
+        ${stateDelta}, ${artifactDelta}, ${parent})`);
+      const pending = begun.get(event.invocation_id);
+      if (pending) pending.lastSeq = seq;
+      else extended.set(event.invocation_id, seq);
+    },
+    flush,
+    async end() {
+      await flush();
+      for (const [invocationId, last] of extended) {
+        await tx.run(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${sessionId} AND invocation_id = ${invocationId}`);
+      }
     },
   };
 }
@@ -78,19 +109,20 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
   const log = logOf(row);
-  // The batch's invocations, looked up once; `lastSeq` of each is written once, at the end.
-  const known = new Map<string, InvocationNode | null>();
+  // The invocations the batch names and the one at its tail, looked up together; any other lookup is cached.
+  const named = [...new Set(input.flatMap((e) => [e.invocation_id, rewindTarget(e)]).filter((id) => id !== null))];
+  const start = await nodesAndHolder(tx, log, named.slice(0, MAX_LOOKED_UP), row.tail_seq);
+  const known = new Map<string, InvocationNode | null>(start.nodes);
   const node = async (invocationId: string) => {
     if (!known.has(invocationId)) known.set(invocationId, await invocationNode(tx, log, invocationId));
     return known.get(invocationId) ?? null;
   };
-  const lastSeqOf = new Map<string, number>();
   let seq = row.last_seq;
   let tail = row.tail_seq;
-  let tailNode: InvocationNode | null | undefined;
+  let tailNode: InvocationNode | null | undefined = start.holder;
   let bytes = 0;
   const stored: AdkEvent[] = [];
-  const writer = eventWriter(tx, row.id);
+  const writer = logWriter(tx, row.id);
   for (const original of input) {
     seq += 1;
     const parts = splitDelta(original.actions?.state_delta);
@@ -109,11 +141,8 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
       tailNode ??= await invocationAt(tx, log, tail);
       const placement = placeInvocation(event.invocation_id, seq, target !== null, tailNode);
       known.set(event.invocation_id, placement);
-      await tx.run(sql`
-        INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker)
-        VALUES (${row.id}, ${placement.invocationId}, ${seq}, ${seq}, ${placement.afterInvocationId}, ${placement.depth}, ${placement.isMarker})`);
+      writer.begin(placement);
     }
-    lastSeqOf.set(event.invocation_id, seq);
     const { id: _id, ...body } = event;
     const data = JSON.stringify(body);
     bytes += Buffer.byteLength(data);
@@ -121,7 +150,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
     const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
     writer.add(seq, event, data, sessionDelta, Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null, parent);
     if (target) {
-      await writer.flush(); // the marker links below are read from the table
+      await writer.flush(); // the marker links below are read from the table, and the new tail's node with them
       tail = tailOf(seq, await markerLinks(tx, log, seq));
       tailNode = undefined;
     } else {
@@ -133,10 +162,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
     }
     stored.push(event);
   }
-  await writer.flush();
-  for (const [invocationId, last] of lastSeqOf) {
-    await tx.run(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${row.id} AND invocation_id = ${invocationId}`);
-  }
+  await writer.end();
   const activity = await touchUser(tx, row.user_id, bytes);
   await tx.run(sql`
     UPDATE sessions SET state = ${JSON.stringify(state)}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},

@@ -37,21 +37,51 @@ const toNode = (r: NodeRow): InvocationNode => ({
   isMarker: Boolean(r.is_marker),
 });
 
+const nodeColumns = (alias: string) =>
+  sql.raw(["invocation_id", "first_seq", "after_invocation_id", "depth", "is_marker"].map((c) => `${alias}${c}`).join(", "));
+
+/** The nodes of those of `invocationIds` that are in the log (`extra`: columns before theirs). */
+const nodesNamed = (log: Log, invocationIds: string[], extra = sql``) => sql`
+  SELECT ${extra}${nodeColumns("")} FROM invocations
+  WHERE ${inPieces(log.pieces, "first_seq", "", "filter")} AND invocation_id IN (${sql.join(
+    invocationIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+
+/** The node of the invocation whose events include seq `seq` (the one that started last at or before it). */
+const nodeHolding = (log: Log, seq: number, extra = sql``) => sql`
+  SELECT ${extra}${nodeColumns("i.")} FROM events e JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
+  WHERE ${inPiece(pieceAt(log, seq), "seq", "e")} AND e.seq = ${seq}`;
+
 export async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
-  const row = await tx.one<NodeRow>(sql`
-    SELECT invocation_id, first_seq, after_invocation_id, depth, is_marker FROM invocations
-    WHERE ${inPieces(log.pieces, "first_seq", "", "filter")} AND invocation_id = ${invocationId}`);
+  const row = await tx.one<NodeRow>(nodesNamed(log, [invocationId]));
   return row ? toNode(row) : null;
 }
 
-/** The invocation whose events include seq `seq` (the one that started last at or before it). */
+/** The invocation whose events include seq `seq`. */
 export async function invocationAt(tx: Executor, log: Log, seq: number): Promise<InvocationNode | null> {
   if (seq < 1) return null;
-  const row = await tx.one<NodeRow>(sql`
-    SELECT i.invocation_id, i.first_seq, i.after_invocation_id, i.depth, i.is_marker
-    FROM events e JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
-    WHERE ${inPiece(pieceAt(log, seq), "seq", "e")} AND e.seq = ${seq}`);
+  const row = await tx.one<NodeRow>(nodeHolding(log, seq));
   return row ? toNode(row) : null;
+}
+
+/**
+ * `invocationNode` of each id and `invocationAt(seq)`, in one statement: what an append looks up
+ * before it writes, one round trip instead of two or more on PostgreSQL.
+ */
+export async function nodesAndHolder(tx: Executor, log: Log, invocationIds: string[], seq: number) {
+  const queries = [
+    ...(invocationIds.length ? [nodesNamed(log, invocationIds, sql`0 AS holds, `)] : []),
+    ...(seq >= 1 ? [nodeHolding(log, seq, sql`1 AS holds, `)] : []),
+  ];
+  const rows = queries.length ? await tx.all<NodeRow & { holds: number }>(sql.join(queries, sql` UNION ALL `)) : [];
+  const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
+  let holder: InvocationNode | null = null;
+  for (const r of rows) {
+    if (r.holds) holder = toNode(r);
+    else nodes.set(r.invocation_id, toNode(r));
+  }
+  return { nodes, holder };
 }
 
 /** The first event of invocation X (the rewind/fork boundary); unknown X is `invocation_not_found`. */
