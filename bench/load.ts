@@ -6,7 +6,9 @@
  * (random, 0.5–1.5× that mean) to model people reading and typing, and BENCH_LOAD_RAMP_MS spreads the
  * users' first sends evenly over that long instead of all at once.
  */
-import { guestToken, sseFrames } from "../e2e/support/api-client";
+import http from "node:http";
+import { Readable } from "node:stream";
+import { sseFrames } from "../e2e/support/api-client";
 
 const USERS = Number(process.env.BENCH_LOAD_USERS ?? 100);
 const TURNS = Number(process.env.BENCH_LOAD_TURNS ?? 20);
@@ -18,15 +20,41 @@ const percentile = (values: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : Number.NaN;
 };
 
+/**
+ * Every request goes over kept-alive connections, as browsers' and a load balancer's do. Node accepts one
+ * new connection per turn of its event loop (libuv ≥ 1.45): on a saturated server, a burst of 100 new
+ * connections waited seconds in the kernel's accept queue before any of our code ran, which no user of a
+ * running deployment waits for (the first turns took 1–9 s whenever the token requests' connections
+ * had expired before the first sends).
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+
+function post(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: "POST", agent, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } },
+      (response) => resolve(new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, { status: response.statusCode })),
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+async function guestToken(base: string): Promise<string> {
+  const response = await post(`${base}/api/auth/guest`, "");
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
 /** One turn: the time to its first streamed word, or the reason it failed. */
 async function turn(base: string, token: string, text: string, contextId: string | undefined) {
   const sent = performance.now();
   const message = { kind: "message", role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text }], contextId };
-  const response = await fetch(`${base}/api/a2a/demo`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: { message } }),
-  });
+  const response = await post(
+    `${base}/api/a2a/demo`,
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: { message } }),
+    { authorization: `Bearer ${token}`, "content-type": "application/json" },
+  );
   if (!response.ok) return { error: `HTTP ${response.status}` };
   let firstToken: number | undefined;
   let context = contextId;

@@ -4,7 +4,7 @@ import { A2AError } from "@a2a-js/sdk/errors";
 import { z } from "zod";
 import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
-import { createSession, getSession, getTask, rewindForMessage } from "@/lib/db/queries";
+import { createSession, getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
 import { malformed, toA2AError } from "./errors";
 import type { Task, TaskStatusUpdateEvent } from "./types";
 import { coreMessageText, toStreamResponse } from "./wire";
@@ -33,8 +33,8 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
   try {
     let sessionId = message.contextId;
     if (sessionId) {
-      const session = await getSession(userId, sessionId);
-      if (session.agent !== agent.name) throw malformed(`Session ${sessionId} belongs to agent ${session.agent}`);
+      const owner = await sessionAgent(userId, sessionId);
+      if (owner !== agent.name) throw malformed(`Session ${sessionId} belongs to agent ${owner}`);
     } else {
       if (rewindTo) throw malformed("A rewind needs the contextId of the session");
       sessionId = (await createSession(userId, { agent: agent.name })).id;

@@ -96,12 +96,15 @@ function runLocal(turn: {
     const text = messageText(update.message);
     return { kind: "partial", epoch, offset: pending.length - text.length, text };
   };
-  /** Streamed text goes on the bus only after a watcher on another instance says hello (the reply carries the text so far): unread, it was a NOTIFY per word. */
+  /**
+   * Updates go on the bus only once another instance has shown interest (a watcher's hello, a cancel):
+   * unread, they were five NOTIFYs a turn and one per streamed word. The reply to a hello catches the
+   * watcher up: it re-reads the stored task and gets the text streamed so far.
+   */
   let watchedElsewhere = false;
   const publish = (update: TurnUpdate) => {
     for (const watcher of watchers) watcher.push(update);
-    if (update.kind === "partial" && !watchedElsewhere) return;
-    void bus.then((b) => b.publish(taskId, toBus(update))).catch(() => undefined);
+    if (watchedElsewhere) void bus.then((b) => b.publish(taskId, toBus(update))).catch(() => undefined);
   };
 
   const record = (message: Message) => {
@@ -200,9 +203,11 @@ function runLocal(turn: {
   }, leaseMs() / 4);
   const unsubscribe = bus.then((b) =>
     b.subscribe(taskId, (message) => {
+      if (message.kind === "cancel" || message.kind === "hello") watchedElsewhere = true;
       if (message.kind === "cancel") controller.abort();
-      if (message.kind === "hello") watchedElsewhere = true;
-      if (message.kind === "hello" && pending) void b.publish(taskId, { kind: "partial", epoch, offset: 0, text: pending });
+      if (message.kind !== "hello") return;
+      void b.publish(taskId, { kind: "changed" }).catch(() => undefined);
+      if (pending) void b.publish(taskId, { kind: "partial", epoch, offset: 0, text: pending }).catch(() => undefined);
     }),
   );
   const local: LocalTurn = { controller, done: Promise.resolve(task), watchers, snapshot: () => ({ task, partial: pending }) };

@@ -103,9 +103,10 @@ function logWriter(tx: Executor, sessionId: string) {
 /**
  * Appends events in order inside the caller's transaction: sequence numbers, state deltas per scope
  * (`temp:` dropped, `app:` refused), artifact references checked, rewind markers linked, each new
- * invocation placed in the tree, and the session's state, tail, activity and byte count updated.
+ * invocation placed in the tree, and the session's state, tail, activity and byte count updated
+ * (with the caller's `alsoSet` columns, such as a turn's lease, in the same statement).
  */
-export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEvent[]): Promise<AdkEvent[]> {
+export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEvent[], alsoSet?: SQL): Promise<AdkEvent[]> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
   const log = logOf(row);
@@ -166,7 +167,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
   const activity = await touchUser(tx, row.user_id, bytes);
   await tx.run(sql`
     UPDATE sessions SET state = ${JSON.stringify(state)}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
-      activity = ${activity}, stored_bytes = stored_bytes + ${bytes}
+      activity = ${activity}, stored_bytes = stored_bytes + ${bytes}${alsoSet ? sql`, ${alsoSet}` : sql``}
     WHERE id = ${row.id}`);
   if (!row.named_by_user && (row.name === NEW_CHAT || stored.some(rewindTarget))) await refreshAutoName(tx, row.id);
   return stored;

@@ -107,6 +107,14 @@ export async function getSession(userId: string, sessionId: string): Promise<Ses
   return db.read(async (tx) => sessionRecord(tx, await requireSession(tx, userId, sessionId)));
 }
 
+/** The agent of the user's session (404 when it is not theirs): one statement, for the check before a turn. */
+export async function sessionAgent(userId: string, sessionId: string): Promise<string> {
+  const db = await getDb();
+  const row = await db.one<{ agent: string }>(sql`SELECT agent FROM sessions WHERE id = ${sessionId} AND user_id = ${userId}`);
+  if (!row) throw new NotFoundError("Session not found");
+  return row.agent;
+}
+
 export async function renameSession(userId: string, sessionId: string, name: string): Promise<SessionRecord> {
   const db = await getDb();
   return db.write(async (tx) => {

@@ -23,6 +23,9 @@ export const leaseMs = () => config().turnLeaseMs;
 
 const INTERRUPTED = "Interrupted: the server running this turn stopped before it finished.";
 
+/** The session's columns once no turn holds it. */
+const RELEASED = sql`turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false}`;
+
 /** Ends a turn whose instance died: an interrupted final event, the task canceled, the lease cleared. */
 async function closeAbandoned(tx: Executor, row: SessionRow) {
   const task = await tx.one<{ invocation_id: string; data: string; author: string }>(sql`
@@ -46,8 +49,7 @@ async function closeAbandoned(tx: Executor, row: SessionRow) {
     const status = { state: "canceled", timestamp: new Date(now).toISOString() };
     await tx.run(sql`UPDATE invocations SET task = ${JSON.stringify({ ...stored, status })} WHERE task_id = ${row.turn_task_id}`);
   }
-  await tx.run(sql`
-    UPDATE sessions SET turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false} WHERE id = ${row.id}`);
+  await tx.run(sql`UPDATE sessions SET ${RELEASED} WHERE id = ${row.id}`);
 }
 
 /**
@@ -56,10 +58,14 @@ async function closeAbandoned(tx: Executor, row: SessionRow) {
  * itself (else 409).
  */
 export async function claimSession(tx: Executor, userId: string, sessionId: string, turn?: string): Promise<SessionRow> {
-  let row = await requireSession(tx, userId, sessionId, true);
+  return claimRow(tx, await requireSession(tx, userId, sessionId, true), turn);
+}
+
+/** `claimSession` for a session row the caller has already read and locked. */
+async function claimRow(tx: Executor, row: SessionRow, turn?: string): Promise<SessionRow> {
   if (turn === undefined && row.turn_task_id && !runningTaskId(row)) {
     await closeAbandoned(tx, row);
-    row = await requireSession(tx, userId, sessionId, true);
+    row = await requireSession(tx, row.user_id, row.id, true);
   }
   refuseWhileBusy(row, turn);
   return row;
@@ -89,7 +95,7 @@ export async function beginTurn(
       const existing = await taskForMessage(tx, owned, input.messageId);
       if (existing) return { existing };
     }
-    let row = await claimSession(tx, userId, sessionId);
+    let row = await claimRow(tx, owned);
     await lockUser(tx, userId);
     const now = Date.now();
     const running = await tx.one<{ n: number }>(sql`
@@ -101,12 +107,9 @@ export async function beginTurn(
       await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);
       row = await requireSession(tx, userId, sessionId, true);
     }
-    const [event] = await appendEventsTx(tx, row, [input.userEvent]);
+    const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()}, turn_cancel = ${false}`;
+    const [event] = await appendEventsTx(tx, row, [input.userEvent], lease);
     await saveTaskTx(tx, row, input.task, input.messageId);
-    await tx.run(sql`
-      UPDATE sessions SET turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()},
-        turn_cancel = ${false}
-      WHERE id = ${row.id}`);
     return { event };
   });
 }
@@ -125,10 +128,9 @@ export async function endTurn(userId: string, sessionId: string, task: Task, eve
   const db = await getDb();
   return db.write(async (tx) => {
     const row = await claimSession(tx, userId, sessionId, task.id);
-    const stored = events.length > 0 ? await appendEventsTx(tx, row, events) : [];
+    const stored = events.length > 0 ? await appendEventsTx(tx, row, events, RELEASED) : [];
     await saveTaskTx(tx, row, task);
-    await tx.run(sql`
-      UPDATE sessions SET turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false} WHERE id = ${row.id}`);
+    if (events.length === 0) await tx.run(sql`UPDATE sessions SET ${RELEASED} WHERE id = ${row.id}`);
     return stored;
   });
 }
