@@ -77,9 +77,10 @@ export async function saveArtifact(
 
 /**
  * Appends, for each session file of the plan, a copy of version `restore` (or a tombstone when null) as
- * its next version — one statement per batch of files. Returns each file's new version.
+ * its next version — one statement per batch of files. Returns each file's new version and the bytes
+ * stored, which the caller counts (with the marker that records them).
  */
-export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: ArtifactRestore[]): Promise<Map<string, number>> {
+export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: ArtifactRestore[]) {
   const versions = new Map<string, number>();
   let bytes = 0;
   for (const batch of inBatches(plan)) {
@@ -101,10 +102,7 @@ export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: Arti
       bytes += Number(file.size);
     }
   }
-  if (versions.size === 0) return versions;
-  await touchUser(tx, row.user_id, bytes);
-  await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
-  return versions;
+  return { versions, bytes };
 }
 
 /** Copies versions 0..v of each session file (v its version at the boundary; `null`: every version). Returns the bytes copied. */

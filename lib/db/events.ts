@@ -103,10 +103,16 @@ function logWriter(tx: Executor, sessionId: string) {
 /**
  * Appends events in order inside the caller's transaction: sequence numbers, state deltas per scope
  * (`temp:` dropped, `app:` refused), artifact references checked, rewind markers linked, each new
- * invocation placed in the tree, and the session's state, tail, activity and byte count updated
- * (with the caller's `alsoSet` columns, such as a turn's lease, in the same statement).
+ * invocation placed in the tree, and the session's state, tail, activity and byte count updated.
+ * `also` is what the caller writes with them, in the same statements: session columns to set (a turn's
+ * lease) and bytes it stored itself (the files a rewind restored).
  */
-export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEvent[], alsoSet?: SQL): Promise<AdkEvent[]> {
+export async function appendEventsTx(
+  tx: Executor,
+  row: SessionRow,
+  input: AdkEvent[],
+  also: { set?: SQL; bytes?: number } = {},
+): Promise<AdkEvent[]> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
   const log = logOf(row);
@@ -121,7 +127,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
   let seq = row.last_seq;
   let tail = row.tail_seq;
   let tailNode: InvocationNode | null | undefined = start.holder;
-  let bytes = 0;
+  let bytes = also.bytes ?? 0;
   const stored: AdkEvent[] = [];
   const writer = logWriter(tx, row.id);
   for (const original of input) {
@@ -167,7 +173,7 @@ export async function appendEventsTx(tx: Executor, row: SessionRow, input: AdkEv
   const activity = await touchUser(tx, row.user_id, bytes);
   await tx.run(sql`
     UPDATE sessions SET state = ${JSON.stringify(state)}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
-      activity = ${activity}, stored_bytes = stored_bytes + ${bytes}${alsoSet ? sql`, ${alsoSet}` : sql``}
+      activity = ${activity}, stored_bytes = stored_bytes + ${bytes}${also.set ? sql`, ${also.set}` : sql``}
     WHERE id = ${row.id}`);
   if (!row.named_by_user && (row.name === NEW_CHAT || stored.some(rewindTarget))) await refreshAutoName(tx, row.id);
   return stored;

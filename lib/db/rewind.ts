@@ -36,8 +36,9 @@ export async function rewindTx(tx: Executor, row: SessionRow, invocationId: stri
   const artifactDelta: ArtifactDelta = Object.create(null);
   const plan = rewindArtifactPlan(recorded.current, recorded.before);
   const restored = await restoreArtifacts(tx, row, plan);
-  for (const { filename } of plan) artifactDelta[filename] = restored.get(filename) as number;
-  const [event] = await appendEventsTx(tx, row, [rewindMarker(invocationId, stateDelta, artifactDelta, reason)]);
+  for (const { filename } of plan) artifactDelta[filename] = restored.versions.get(filename) as number;
+  const marker = rewindMarker(invocationId, stateDelta, artifactDelta, reason);
+  const [event] = await appendEventsTx(tx, row, [marker], { bytes: restored.bytes });
   return event;
 }
 

@@ -108,7 +108,7 @@ export async function beginTurn(
       row = await requireSession(tx, userId, sessionId, true);
     }
     const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()}, turn_cancel = ${false}`;
-    const [event] = await appendEventsTx(tx, row, [input.userEvent], lease);
+    const [event] = await appendEventsTx(tx, row, [input.userEvent], { set: lease });
     await saveTaskTx(tx, row, input.task, input.messageId);
     return { event };
   });
@@ -128,7 +128,7 @@ export async function endTurn(userId: string, sessionId: string, task: Task, eve
   const db = await getDb();
   return db.write(async (tx) => {
     const row = await claimSession(tx, userId, sessionId, task.id);
-    const stored = events.length > 0 ? await appendEventsTx(tx, row, events, RELEASED) : [];
+    const stored = events.length > 0 ? await appendEventsTx(tx, row, events, { set: RELEASED }) : [];
     await saveTaskTx(tx, row, task);
     if (events.length === 0) await tx.run(sql`UPDATE sessions SET ${RELEASED} WHERE id = ${row.id}`);
     return stored;
