@@ -25,9 +25,11 @@ const percentile = (values: number[], p: number) => {
  * new connection per turn of its event loop (libuv ≥ 1.45): on a saturated server, a burst of 100 new
  * connections waited seconds in the kernel's accept queue before any of our code ran, which no user of a
  * running deployment waits for (the first turns took 1–9 s whenever the token requests' connections
- * had expired before the first sends).
+ * had expired before the first sends). An idle connection is closed after IDLE_SOCKET_MS, before the
+ * server's keep-alive timeout (Node's 5 s) can close it under a request just sent on it.
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+const IDLE_SOCKET_MS = 4_000;
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY, timeout: IDLE_SOCKET_MS });
 
 function post(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return new Promise((resolve, reject) => {

@@ -40,7 +40,7 @@ async function benchSizes(results: Results) {
     for (const session of built) await httpBench(results, RUNS, server.base, token, session);
     browserBench(results, server.base, token, built);
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
@@ -76,7 +76,7 @@ async function main() {
         console.log(`\nLoad on ${DIALECT} (${load.instances} instance(s)):`, load);
         writeFileSync(path.join(ROOT, `bench/load-${DIALECT}.json`), JSON.stringify({ date: new Date().toISOString(), ...load }, null, 2));
       } finally {
-        for (const s of servers) s.stop();
+        await Promise.all(servers.map((s) => s.stop()));
       }
       return;
     }

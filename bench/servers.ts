@@ -1,5 +1,6 @@
 /** The production build the HTTP, browser and load benches talk to: one or more `next start` instances. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { DIST, ROOT } from "./env";
 
 export function run(command: string, args: string[], env: Record<string, string> = {}) {
@@ -13,11 +14,31 @@ export function build() {
 
 export interface Server {
   base: string;
-  stop(): void;
+  /** Resolves once the instance has exited: the next run's instance on this port must not meet it there. */
+  stop(): Promise<void>;
+}
+
+/** SIGTERM (the instance interrupts its turns and releases them), SIGKILL if it is not gone within 15 s. */
+function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  return exited.finally(() => clearTimeout(kill));
+}
+
+/** Refuses a port something still listens on: its health route would answer for the instance we start. */
+async function requireFree(port: number) {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", () => reject(new Error(`port ${port} is in use: stop what listens there (BENCH_PORT picks another)`)));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve()));
+  });
 }
 
 /** Starts an instance on `port` with the bench's environment (database, secret) and waits for its health route. */
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<Server> {
+  await requireFree(port);
   const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...process.env, NEXT_DIST_DIR: DIST, ...env },
@@ -29,7 +50,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
       (r) => r.ok,
       () => false,
     );
-    if (up) return { base, stop: () => child.kill("SIGTERM") };
+    if (up) return { base, stop: () => stopped(child) };
     await new Promise((r) => setTimeout(r, 250));
   }
   child.kill("SIGKILL");
