@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { preparedGeneration } from "@/lib/db/postgres";
 import { getSession, renameSession } from "@/lib/db/queries";
 import { fixture } from "./helpers";
 
@@ -12,9 +13,11 @@ describe.runIf(process.env.TEST_DIALECT === "postgres")("prepared statements", (
     for (let i = 0; i < 3; i++) await renameSession(f.userId, f.sessionId, `name ${i}`);
     const db = await getDb();
     await db.run(sql`ALTER TABLE sessions ADD COLUMN added_by_a_newer_release integer`);
+    const before = preparedGeneration();
     try {
       await renameSession(f.userId, f.sessionId, "after the migration");
       expect((await getSession(f.userId, f.sessionId)).name).toBe("after the migration");
+      expect(preparedGeneration()).toBe(before + 1); // the stale statement was met, and prepared anew
     } finally {
       await db.run(sql`ALTER TABLE sessions DROP COLUMN added_by_a_newer_release`);
     }

@@ -148,13 +148,20 @@ async function watchRemote(userId: string, first: Task): Promise<AsyncIterable<T
       }
     });
   };
+  // The running instance publishes only once it has heard a hello (lib/agent/runtime.ts): until it
+  // answers, every poll says hello again, so one lost notification cannot leave this watcher on polls.
+  let answered = false;
   const unsubscribe = bus.subscribe(first.id, (message) => {
+    if (message.kind === "changed" || message.kind === "partial") answered = true;
     if (message.kind === "changed") reload();
     if (message.kind !== "partial") return;
     const fresh = text.add(message);
     if (fresh) watcher.push({ kind: "partial", message: partialMessage(first, fresh) });
   });
-  const poll = setInterval(reload, FOLLOW_POLL_MS);
+  const poll = setInterval(() => {
+    reload();
+    if (!answered) void bus.publish(first.id, { kind: "hello" }).catch(() => undefined);
+  }, FOLLOW_POLL_MS);
   watcher.push({ kind: "task", task: first });
   await bus.publish(first.id, { kind: "hello" });
   return watcher;

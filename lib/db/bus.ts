@@ -10,7 +10,10 @@ export type BusMessage =
   | { kind: "changed" }
   /** Someone asked the turn to stop. */
   | { kind: "cancel" }
-  /** A new watcher asks the running instance for the text streamed so far. */
+  /**
+   * A watcher on another instance: from then on the running instance puts its updates on the bus, and
+   * answers with "changed" and the text streamed so far.
+   */
   | { kind: "hello" };
 
 export interface TurnBus {

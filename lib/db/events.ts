@@ -105,7 +105,7 @@ function logWriter(tx: Executor, sessionId: string) {
  * (`temp:` dropped, `app:` refused), artifact references checked, rewind markers linked, each new
  * invocation placed in the tree, and the session's state, tail, activity and byte count updated.
  * `also` is what the caller writes with them, in the same statements: session columns to set (a turn's
- * lease) and bytes it stored itself (the files a rewind restored).
+ * lease, or its release) and bytes it stored itself (the files a rewind restored).
  */
 export async function appendEventsTx(
   tx: Executor,

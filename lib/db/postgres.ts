@@ -36,6 +36,7 @@ const MAX_NAMES = 2_000;
 const names = new Map<string, string>();
 /** Bumped when the schema changed under prepared statements: every statement is prepared again under a new name. */
 let generation = 0;
+export const preparedGeneration = () => generation;
 
 function nameOf(text: string, params: number): string | undefined {
   if (params > MAX_NAMED_PARAMS) return undefined;
@@ -80,8 +81,9 @@ const DEADLOCK = "40P01";
  * a new name, so the transaction can run again.
  */
 function preparesAgain(error: unknown) {
-  const stale =
-    (error as { code?: string }).code === "0A000" && String((error as Error).message).includes("cached plan must not change result type");
+  // By the server's function that raised it: the message is translated under another lc_messages.
+  const { code, routine } = error as { code?: string; routine?: string };
+  const stale = code === "0A000" && routine === "RevalidateCachedQuery";
   if (stale) {
     generation += 1;
     names.clear();
