@@ -6,11 +6,13 @@ import {
   deleteSession,
   forkSession,
   getSession,
+  getTask,
   listArtifacts,
   listSessions,
   loadArtifact,
   rewindSession,
   saveArtifact,
+  saveTask,
   setAppState,
 } from "@/lib/db/queries";
 import { event, fixture } from "./helpers";
@@ -136,6 +138,9 @@ describe("quotas", () => {
     const a = await fixture();
     await a.save("big.txt", "x".repeat(1200));
     await a.append(event("i1", { text: "y".repeat(200) }));
+    const written = await tableRows();
+    await expect(a.append(event("i2", { text: "w".repeat(2000) }))).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(await tableRows()).toEqual(written);
     await expect(forkSession(a.userId, a.sessionId)).rejects.toMatchObject({ code: "quota_exceeded" });
     await expect(a.save("more.txt", "z".repeat(2000))).rejects.toMatchObject({ code: "quota_exceeded" });
     expect((await listArtifacts(a.userId, a.sessionId)).map((f) => f.filename)).toEqual(["big.txt"]);
@@ -145,6 +150,28 @@ describe("quotas", () => {
       filename: "more.txt",
       version: 0,
     });
+  });
+});
+
+describe("tasks", () => {
+  const task = (sessionId: string, invocationId: string) => ({
+    kind: "task" as const,
+    id: `task-${invocationId}`,
+    contextId: sessionId,
+    status: { state: "completed" as const },
+    metadata: { kagent_invocation_id: invocationId },
+  });
+
+  it("a task is saved only in the caller's own chat, on an invocation that has begun; a refusal changes nothing", async () => {
+    const a = await fixture();
+    await a.append(event("i1", { author: "user", text: "hi" }));
+    const stranger = await fixture();
+    const before = await tableRows();
+    await expect(saveTask(stranger.userId, a.sessionId, task(a.sessionId, "i1"))).rejects.toMatchObject({ status: 404 });
+    await expect(saveTask(a.userId, a.sessionId, task(a.sessionId, "i9"))).rejects.toMatchObject({ status: 400 });
+    expect(await tableRows()).toEqual(before);
+    await saveTask(a.userId, a.sessionId, task(a.sessionId, "i1"));
+    expect((await getTask(a.userId, "task-i1")).status.state).toBe("completed");
   });
 });
 

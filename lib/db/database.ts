@@ -15,6 +15,13 @@ export interface Executor {
   one<T>(query: SQL): Promise<T | undefined>;
   /** Runs a statement; resolves with the number of rows it changed. */
   run(query: SQL): Promise<number>;
+  /**
+   * Runs `first`, a write returning at most one row, then the writes `then` builds, which may use that
+   * row's columns through `returned(column)`; resolves with first's rows. On PostgreSQL all of it is one
+   * statement (data-modifying WITH clauses: one round trip, not one per write), so the writes must neither
+   * read one another's changes nor touch the same rows. On SQLite they run one after the other.
+   */
+  chain<T extends object>(first: SQL, then: (returned: (column: keyof T & string) => SQL) => SQL[]): Promise<T[]>;
 }
 
 export interface Database extends Executor {

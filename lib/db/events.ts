@@ -16,7 +16,7 @@ import type { SessionRow } from "./rows";
 import { refreshAutoName, refuseAppScope, requireSession } from "./sessions";
 import { applyScopedDelta, CHECKPOINT_EVERY } from "./state";
 import { claimSession } from "./turns";
-import { touchUser } from "./users";
+import { checkQuota, type UserTouched, userTouch } from "./users";
 
 /** At most this many events per append request: one request never holds the write lock for long. */
 export const MAX_EVENTS_PER_APPEND = 1000;
@@ -57,13 +57,15 @@ async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: Art
  * are read back) or ends: its events, and its new invocations with their last seq already known, one
  * statement each. Invocations that began before only have their last seq moved, at the end.
  */
-function logWriter(tx: Executor, sessionId: string) {
+function logWriter(sessionId: string) {
   let events: SQL[] = [];
   let begun = new Map<string, { node: InvocationNode; lastSeq: number }>();
   const extended = new Map<string, number>();
-  const flush = async () => {
+  /** The statements that write what is held, which is then no longer held. */
+  const take = (withExtended: boolean) => {
+    const statements: SQL[] = [];
     if (events.length > 0) {
-      await tx.run(sql`
+      statements.push(sql`
         INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
         VALUES ${sql.join(events, sql`, `)}`);
       events = [];
@@ -73,11 +75,18 @@ function logWriter(tx: Executor, sessionId: string) {
         ({ node, lastSeq }) =>
           sql`(${sessionId}, ${node.invocationId}, ${node.firstSeq}, ${lastSeq}, ${node.afterInvocationId}, ${node.depth}, ${node.isMarker})`,
       );
-      await tx.run(sql`
+      statements.push(sql`
         INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker)
         VALUES ${sql.join(rows, sql`, `)}`);
       begun = new Map();
     }
+    if (withExtended) {
+      for (const [invocationId, last] of extended) {
+        statements.push(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${sessionId} AND invocation_id = ${invocationId}`);
+      }
+      extended.clear();
+    }
+    return statements;
   };
   return {
     begin(node: InvocationNode) {
@@ -90,13 +99,12 @@ function logWriter(tx: Executor, sessionId: string) {
       if (pending) pending.lastSeq = seq;
       else extended.set(event.invocation_id, seq);
     },
-    flush,
-    async end() {
-      await flush();
-      for (const [invocationId, last] of extended) {
-        await tx.run(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${sessionId} AND invocation_id = ${invocationId}`);
-      }
+    /** Writes the events and new invocations now (the last seq of those that began before moves at the end). */
+    async flush(tx: Executor) {
+      for (const statement of take(false)) await tx.run(statement);
     },
+    /** Everything still held, as statements for the batch's last write. */
+    rest: () => take(true),
   };
 }
 
@@ -129,7 +137,7 @@ export async function appendEventsTx(
   let tailNode: InvocationNode | null | undefined = start.holder;
   let bytes = also.bytes ?? 0;
   const stored: AdkEvent[] = [];
-  const writer = logWriter(tx, row.id);
+  const writer = logWriter(row.id);
   for (const original of input) {
     seq += 1;
     const parts = splitDelta(original.actions?.state_delta);
@@ -157,7 +165,7 @@ export async function appendEventsTx(
     const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
     writer.add(seq, event, data, sessionDelta, Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null, parent);
     if (target) {
-      await writer.flush(); // the marker links below are read from the table, and the new tail's node with them
+      await writer.flush(tx); // the marker links below are read from the table, and the new tail's node with them
       tail = tailOf(seq, await markerLinks(tx, log, seq));
       tailNode = undefined;
     } else {
@@ -169,12 +177,15 @@ export async function appendEventsTx(
     }
     stored.push(event);
   }
-  await writer.end();
-  const activity = await touchUser(tx, row.user_id, bytes);
-  await tx.run(sql`
-    UPDATE sessions SET state = ${JSON.stringify(state)}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
-      activity = ${activity}, stored_bytes = stored_bytes + ${bytes}${also.set ? sql`, ${also.set}` : sql``}
-    WHERE id = ${row.id}`);
+  // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
+  const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes), (returned) => [
+    ...writer.rest(),
+    sql`
+      UPDATE sessions SET state = ${JSON.stringify(state)}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
+        activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${also.set ? sql`, ${also.set}` : sql``}
+      WHERE id = ${row.id}`,
+  ]);
+  checkQuota(row.user_id, touched, bytes);
   if (!row.named_by_user && (row.name === NEW_CHAT || stored.some(rewindTarget))) await refreshAutoName(tx, row.id);
   return stored;
 }

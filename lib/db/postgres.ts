@@ -1,7 +1,7 @@
 /** PostgreSQL through a bounded `pg` pool: what lets any number of app instances share one store (docs/semantics.md, "Turns"). */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { PgDialect } from "drizzle-orm/pg-core";
@@ -25,13 +25,13 @@ const types = {
 type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
 
 /**
- * Statements run in transactions are named (prepared): PostgreSQL parses each once per connection and,
- * after five runs, keeps a generic plan when it costs no more than planning anew. Planning was most of a
- * short statement's time (at 10k turns, in the store: an append 3.5 → 2.7 ms, a rewind and its undo
- * 23 → 18 ms). Only statements of a few parameters, and at most MAX_NAMES texts: a big batch's VALUES
- * list would otherwise prepare a new statement per size on every connection.
+ * Statements are named (prepared): PostgreSQL parses each once per connection and, after five runs, keeps
+ * a generic plan when it costs no more than planning anew. Planning was most of a short statement's time
+ * (at 10k turns, in the store: an append 3.5 → 2.7 ms, a rewind and its undo 23 → 18 ms). Only statements
+ * of a few parameters (an append's last statement has about 50 for four events), and at most MAX_NAMES
+ * texts: a big batch's VALUES list would otherwise prepare a new statement per size on every connection.
  */
-const MAX_NAMED_PARAMS = 32;
+const MAX_NAMED_PARAMS = 64;
 const MAX_NAMES = 2_000;
 const names = new Map<string, string>();
 /** Bumped when the schema changed under prepared statements: every statement is prepared again under a new name. */
@@ -48,16 +48,23 @@ function nameOf(text: string, params: number): string | undefined {
   return name;
 }
 
-function executorOn(client: Queryable, prepare: boolean): Executor {
+function executorOn(client: Queryable, inTransaction: boolean): Executor {
   const query = async (statement: SQL) => {
     const { sql: text, params } = compiler.sqlToQuery(statement);
-    return client.query({ text, values: params, types, name: prepare ? nameOf(text, params.length) : undefined });
+    const run = () => client.query({ text, values: params, types, name: nameOf(text, params.length) });
+    // A statement on its own can run again at once under its new name; in a transaction, the transaction does.
+    return inTransaction ? run() : run().catch((error) => (preparesAgain(error) ? run() : Promise.reject(error)));
   };
   return {
     dialect: postgresDialect,
     all: async <T>(statement: SQL) => (await query(statement)).rows as T[],
     one: async <T>(statement: SQL) => (await query(statement)).rows[0] as T | undefined,
     run: async (statement) => (await query(statement)).rowCount ?? 0,
+    async chain<T extends object>(first: SQL, then: (returned: (column: keyof T & string) => SQL) => SQL[]) {
+      const writes = then((column) => sql`(SELECT ${sql.identifier(column)} FROM w0)`);
+      const clauses = [first, ...writes].map((statement, i) => sql`${sql.raw(`w${i}`)} AS (${statement})`);
+      return (await query(sql`WITH ${sql.join(clauses, sql`, `)} SELECT * FROM w0`)).rows as T[];
+    },
   };
 }
 

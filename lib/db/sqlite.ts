@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import BetterSqlite, { type Statement } from "better-sqlite3";
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
@@ -70,6 +70,11 @@ export function openSqlite(file: string): Database {
       const { statement, params } = prepare(query);
       return statement.reader ? statement.all(...params).length : statement.run(...params).changes;
     },
+    async chain<T extends object>(first: SQL, then: (returned: (column: keyof T & string) => SQL) => SQL[]) {
+      const rows = await executor.all<T>(first);
+      for (const write of then((column) => sql`${rows[0]?.[column] ?? null}`)) await executor.run(write);
+      return rows;
+    },
   };
   const serialise = serialiser();
   const transaction =
@@ -88,6 +93,7 @@ export function openSqlite(file: string): Database {
         }
       });
 
+  const write = transaction("BEGIN IMMEDIATE", () => checkpoints?.afterWrite());
   return {
     dialect: sqliteDialect,
     all: (query) => serialise(() => executor.all(query)),
@@ -98,7 +104,8 @@ export function openSqlite(file: string): Database {
         checkpoints?.afterWrite();
         return changed;
       }),
-    write: transaction("BEGIN IMMEDIATE", () => checkpoints?.afterWrite()),
+    write,
+    chain: (first, then) => write((tx) => tx.chain(first, then)),
     bus: localBus(),
     read: transaction("BEGIN"),
     async migrations() {

@@ -4,7 +4,7 @@
  * lib/db/log.ts) needs no JSON rewriting and copies no task table.
  */
 
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { eventToMessage, joinHistories } from "@/lib/a2a/convert";
 import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Message, Task } from "@/lib/a2a/types";
@@ -49,25 +49,38 @@ function storedForm(task: Task): string {
   return JSON.stringify({ status: task.status, metadata: task.metadata, ...(task.artifacts ? { artifacts: task.artifacts } : {}) });
 }
 
-/** Creates or updates a task inside the caller's transaction; its invocation must have begun. */
-export async function saveTaskTx(tx: Executor, row: SessionRow, task: Task, messageId?: string) {
+const taskInvocation = (task: Task) => {
   const invocationId = invocationIdOf(task);
   if (!invocationId) throw new ValidationError("Task metadata needs kagent_invocation_id");
-  const saved = await tx.run(sql`
-    UPDATE invocations SET task_id = ${task.id}, task = ${storedForm(task)}, message_id = COALESCE(message_id, ${messageId ?? null})
-    WHERE session_id = ${row.id} AND invocation_id = ${invocationId} AND (task_id IS NULL OR task_id = ${task.id})
-      AND first_seq > ${row.shared_until}`);
-  if (saved === 0)
-    throw new ValidationError(`Task ${task.id}: invocation ${invocationId} has no events or another task, or a fork shares it`);
+  return invocationId;
+};
+
+/** Stores `task` on its invocation's row when that invocation has begun, has no other task and no fork shares it. */
+const taskUpdate = (task: Task, messageId: string | null, session: { from?: SQL; id: SQL; sharedUntil: SQL }) => sql`
+  UPDATE invocations SET task_id = ${task.id}, task = ${storedForm(task)}, message_id = COALESCE(message_id, ${messageId})
+  ${session.from ?? sql``}
+  WHERE session_id = ${session.id} AND invocation_id = ${taskInvocation(task)} AND (task_id IS NULL OR task_id = ${task.id})
+    AND first_seq > ${session.sharedUntil}`;
+
+const taskRefused = (task: Task) =>
+  new ValidationError(`Task ${task.id}: invocation ${taskInvocation(task)} has no events or another task, or a fork shares it`);
+
+/** Creates or updates a task inside the caller's transaction; its invocation must have begun. */
+export async function saveTaskTx(tx: Executor, row: SessionRow, task: Task, messageId?: string) {
+  const saved = await tx.run(taskUpdate(task, messageId ?? null, { id: sql`${row.id}`, sharedUntil: sql`${row.shared_until}` }));
+  if (saved === 0) throw taskRefused(task);
 }
 
 export async function saveTask(userId: string, sessionId: string, task: Task, opts: { turn?: string } = {}) {
   const db = await getDb();
-  await db.write(async (tx) => {
-    const row =
-      opts.turn === undefined ? await requireSession(tx, userId, sessionId, true) : await claimSession(tx, userId, sessionId, opts.turn);
-    await saveTaskTx(tx, row, task);
-  });
+  if (opts.turn !== undefined) {
+    return db.write(async (tx) => saveTaskTx(tx, await claimSession(tx, userId, sessionId, opts.turn), task));
+  }
+  // One statement, atomic on its own, that reads the session's owner and shared prefix and locks its row.
+  const owned = sql`FROM (SELECT id, shared_until FROM sessions WHERE id = ${sessionId} AND user_id = ${userId} ${db.dialect.forUpdate}) s`;
+  if ((await db.run(taskUpdate(task, null, { from: owned, id: sql`s.id`, sharedUntil: sql`s.shared_until` }))) > 0) return;
+  await requireSession(db, userId, sessionId);
+  throw taskRefused(task);
 }
 
 /** Events between two tasks' ranges are read too when there are few: a page is then one or a few primary-key ranges. */

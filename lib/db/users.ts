@@ -25,14 +25,27 @@ export async function lockUser(tx: Executor, userId: string) {
 
 /**
  * Records a write to one of the user's chats: the next value of the user's activity counter (so the
- * chat list has a total order, never a tie) and `bytes` more (or fewer) stored bytes, refused past the quota.
+ * chat list has a total order, never a tie) and `bytes` more (or fewer) stored bytes. Returns the
+ * user's new `activity` and `stored_bytes`; `checkQuota` then refuses the write past the quota.
  */
-export async function touchUser(tx: Executor, userId: string, bytes = 0): Promise<number> {
-  const row = await tx.one<{ activity: number; stored_bytes: number }>(sql`
-    UPDATE users SET activity = activity + 1, stored_bytes = stored_bytes + ${bytes}
-    WHERE id = ${userId} RETURNING activity, stored_bytes`);
-  if (!row) throw new Error(`user ${userId} has no row`);
+export const userTouch = (userId: string, bytes = 0) => sql`
+  UPDATE users SET activity = activity + 1, stored_bytes = stored_bytes + ${bytes}
+  WHERE id = ${userId} RETURNING activity, stored_bytes`;
+
+export interface UserTouched {
+  activity: number;
+  stored_bytes: number;
+}
+
+export function checkQuota(userId: string, touched: UserTouched | undefined, bytes: number): asserts touched is UserTouched {
+  if (!touched) throw new Error(`user ${userId} has no row`);
   const limit = config().limits.storedBytes;
-  if (bytes > 0 && row.stored_bytes > limit) throw new QuotaExceededError(`more than ${limit} bytes stored`);
-  return row.activity;
+  if (bytes > 0 && touched.stored_bytes > limit) throw new QuotaExceededError(`more than ${limit} bytes stored`);
+}
+
+/** `userTouch` and `checkQuota` on their own: resolves with the user's new activity. */
+export async function touchUser(tx: Executor, userId: string, bytes = 0): Promise<number> {
+  const touched = await tx.one<UserTouched>(userTouch(userId, bytes));
+  checkQuota(userId, touched, bytes);
+  return touched.activity;
 }
