@@ -75,14 +75,14 @@ async function turn(base: string, token: string, text: string, contextId: string
   return { error: "the stream ended before the turn did" };
 }
 
-/** One user's chat: `turns` turns, turn t on `baseOf(t)`, each outcome handed to `record`. */
-async function chat(token: string, turns: number, baseOf: (t: number) => string, record: (t: number, outcome: Outcome) => void) {
+/** One user's chat: `turns` turns, turn t on `baseOf(t)`, each outcome handed to `record` when given. */
+async function chat(token: string, turns: number, baseOf: (t: number) => string, record?: (t: number, outcome: Outcome) => void) {
   let contextId: string | undefined;
   for (let t = 0; t < turns; t++) {
     const text = t % 2 === 0 ? `set counter to ${t}` : "what is counter?";
     const outcome = await turn(baseOf(t), token, text, contextId).catch((e: Error) => ({ error: e.message }));
     if ("contextId" in outcome) contextId = outcome.contextId;
-    record(t, outcome);
+    record?.(t, outcome);
     if (THINK_MS > 0 && t < turns - 1) await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
   }
 }
@@ -100,7 +100,7 @@ const WARM_TURNS = 6;
 
 async function warmUp(base: string) {
   const tokens = await Promise.all(Array.from({ length: WARM_USERS }, () => guestToken(base)));
-  await Promise.all(tokens.map((token) => chat(token, WARM_TURNS, () => base, () => {})));
+  await Promise.all(tokens.map((token) => chat(token, WARM_TURNS, () => base)));
 }
 
 export async function loadBench(bases: string[]) {
