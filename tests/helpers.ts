@@ -23,6 +23,15 @@ export function event(
   };
 }
 
+/** A finished task for `invocationId`, as a turn would store it. */
+export const completedTask = (sessionId: string, invocationId: string) => ({
+  kind: "task" as const,
+  id: `task-${invocationId}`,
+  contextId: sessionId,
+  status: { state: "completed" as const },
+  metadata: { kagent_invocation_id: invocationId },
+});
+
 export const texts = (events: AdkEvent[]) => events.map((e) => e.content?.parts?.[0]?.text);
 
 /** A user with one session; `append` and `save` act on it. */

@@ -10,15 +10,7 @@ import {
   rewindSession,
   saveTask,
 } from "@/lib/db/queries";
-import { event, fixture } from "./helpers";
-
-const task = (sessionId: string, invocationId: string) => ({
-  kind: "task" as const,
-  id: `task-${invocationId}`,
-  contextId: sessionId,
-  status: { state: "completed" as const },
-  metadata: { kagent_invocation_id: invocationId },
-});
+import { completedTask, event, fixture } from "./helpers";
 
 describe("automatic chat names", () => {
   it("an unnamed chat takes its first visible message as its name, and follows rewinds and undos", async () => {
@@ -63,7 +55,7 @@ describe("what the UI labels", () => {
     const f = await fixture();
     for (const i of ["i1", "i2"]) {
       await f.append(event(i, { author: "user", text: i }));
-      await saveTask(f.userId, f.sessionId, task(f.sessionId, i));
+      await saveTask(f.userId, f.sessionId, completedTask(f.sessionId, i));
     }
     const { event: marker } = await rewindSession(f.userId, f.sessionId, "i2", "edit");
     const [, hidden] = (await listTasks(f.userId, f.sessionId, { includeRewound: true })).items;

@@ -15,7 +15,7 @@ import {
   saveTask,
   setAppState,
 } from "@/lib/db/queries";
-import { event, fixture } from "./helpers";
+import { completedTask, event, fixture } from "./helpers";
 import { tableRows } from "./support/db";
 
 afterEach(() => {
@@ -154,23 +154,15 @@ describe("quotas", () => {
 });
 
 describe("tasks", () => {
-  const task = (sessionId: string, invocationId: string) => ({
-    kind: "task" as const,
-    id: `task-${invocationId}`,
-    contextId: sessionId,
-    status: { state: "completed" as const },
-    metadata: { kagent_invocation_id: invocationId },
-  });
-
   it("a task is saved only in the caller's own chat, on an invocation that has begun; a refusal changes nothing", async () => {
     const a = await fixture();
     await a.append(event("i1", { author: "user", text: "hi" }));
     const stranger = await fixture();
     const before = await tableRows();
-    await expect(saveTask(stranger.userId, a.sessionId, task(a.sessionId, "i1"))).rejects.toMatchObject({ status: 404 });
-    await expect(saveTask(a.userId, a.sessionId, task(a.sessionId, "i9"))).rejects.toMatchObject({ status: 400 });
+    await expect(saveTask(stranger.userId, a.sessionId, completedTask(a.sessionId, "i1"))).rejects.toMatchObject({ status: 404 });
+    await expect(saveTask(a.userId, a.sessionId, completedTask(a.sessionId, "i9"))).rejects.toMatchObject({ status: 400 });
     expect(await tableRows()).toEqual(before);
-    await saveTask(a.userId, a.sessionId, task(a.sessionId, "i1"));
+    await saveTask(a.userId, a.sessionId, completedTask(a.sessionId, "i1"));
     expect((await getTask(a.userId, "task-i1")).status.state).toBe("completed");
   });
 });
