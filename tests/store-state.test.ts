@@ -3,6 +3,7 @@ import {
   appendEvents,
   createSession,
   createUser,
+  currentState,
   deleteSession,
   forkSession,
   getSession,
@@ -73,6 +74,18 @@ describe("state scopes", () => {
     const userId = await createUser();
     const s = await createSession(userId, { state: { k: 1, gone: null, "user:u": true, "temp:t": 0 } });
     expect(s.state).toEqual({ k: 1, "user:u": true });
+  });
+
+  it("a turn's tools read the same merged state in one statement, and only in the owner's chat", async () => {
+    const a = await fixture({ toString: "initial" });
+    await setAppState("demo", { "app:motd": "hello" });
+    await a.append(event("i1", { state: { color: "red", "user:name": "Ann", ["__proto__"]: { polluted: true } } }));
+    const merged = await currentState(a.userId, a.sessionId);
+    expect(JSON.stringify(merged)).toBe(JSON.stringify((await getSession(a.userId, a.sessionId)).state));
+    expect(merged).toMatchObject({ toString: "initial", color: "red", "user:name": "Ann", "app:motd": "hello" });
+    const stranger = await createUser();
+    await expect(currentState(stranger, a.sessionId)).rejects.toMatchObject({ status: 404 });
+    await expect(currentState(a.userId, crypto.randomUUID())).rejects.toMatchObject({ status: 404 });
   });
 
   it("state keys are data: constructor, toString and __proto__ are kept, restored and removed like any key", async () => {

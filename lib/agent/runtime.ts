@@ -3,7 +3,7 @@ import { agentNote, eventToMessage, messageText } from "@/lib/a2a/convert";
 import type { Message, Task, TaskState } from "@/lib/a2a/types";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
-import { appendEvents, beginTurn, endTurn, getSession, renewTurn } from "@/lib/db/queries";
+import { appendEvents, beginTurn, currentState, endTurn, renewTurn } from "@/lib/db/queries";
 import { leaseMs } from "@/lib/db/turns";
 import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
@@ -157,7 +157,7 @@ function runLocal(turn: {
         agentName: agent.name,
         invocationId,
         history: await buildAgentContext(userId, sessionId),
-        state: async () => (await getSession(userId, sessionId)).state,
+        state: () => currentState(userId, sessionId),
         signal: controller.signal,
       };
       for await (const output of agent.run(ctx)) {

@@ -1,5 +1,6 @@
 /** The event log: appending (sequence numbers, state, the invocation tree) and reading raw or effective history. */
 import { type SQL, sql } from "drizzle-orm";
+import type { Task } from "@/lib/a2a/types";
 import { InvalidReferenceError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
@@ -15,6 +16,7 @@ import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import type { SessionRow } from "./rows";
 import { refreshAutoName, refuseAppScope, requireSession } from "./sessions";
 import { applyScopedDelta, CHECKPOINT_EVERY } from "./state";
+import { saveTaskTx, taskColumns } from "./tasks";
 import { claimSession } from "./turns";
 import { checkQuota, type UserTouched, userTouch } from "./users";
 
@@ -59,7 +61,7 @@ async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: Art
  */
 function logWriter(sessionId: string) {
   let events: SQL[] = [];
-  let begun = new Map<string, { node: InvocationNode; lastSeq: number }>();
+  let begun = new Map<string, { node: InvocationNode; lastSeq: number; task?: SQL }>();
   const extended = new Map<string, number>();
   /** The statements that write what is held, which is then no longer held. */
   const take = (withExtended: boolean) => {
@@ -71,12 +73,17 @@ function logWriter(sessionId: string) {
       events = [];
     }
     if (begun.size > 0) {
+      const withTask = [...begun.values()].some((b) => b.task);
       const rows = [...begun.values()].map(
-        ({ node, lastSeq }) =>
-          sql`(${sessionId}, ${node.invocationId}, ${node.firstSeq}, ${lastSeq}, ${node.afterInvocationId}, ${node.depth}, ${node.isMarker})`,
+        ({ node, lastSeq, task }) =>
+          sql`(${sessionId}, ${node.invocationId}, ${node.firstSeq}, ${lastSeq}, ${node.afterInvocationId}, ${node.depth}, ${node.isMarker}${
+            withTask ? sql`, ${task ?? sql`NULL, NULL, NULL`}` : sql``
+          })`,
       );
       statements.push(sql`
-        INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker)
+        INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker${
+          withTask ? sql.raw(", task_id, task, message_id") : sql``
+        })
         VALUES ${sql.join(rows, sql`, `)}`);
       begun = new Map();
     }
@@ -89,8 +96,9 @@ function logWriter(sessionId: string) {
     return statements;
   };
   return {
-    begin(node: InvocationNode) {
-      begun.set(node.invocationId, { node, lastSeq: node.firstSeq });
+    /** A new invocation; `task`, the values of its task's columns when its task is stored with it. */
+    begin(node: InvocationNode, task?: SQL) {
+      begun.set(node.invocationId, { node, lastSeq: node.firstSeq, task });
     },
     add(seq: number, event: AdkEvent, data: string, stateDelta: string | null, artifactDelta: string | null, parent: number | null) {
       events.push(sql`(${sessionId}, ${seq}, ${event.id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data},
@@ -113,13 +121,14 @@ function logWriter(sessionId: string) {
  * (`temp:` dropped, `app:` refused), artifact references checked, rewind markers linked, each new
  * invocation placed in the tree, and the session's state, tail, activity and byte count updated.
  * `also` is what the caller writes with them, in the same statements: session columns to set (a turn's
- * lease, or its release) and bytes it stored itself (the files a rewind restored).
+ * lease, or its release), bytes it stored itself (the files a rewind restored), and a new turn's task
+ * (inserted with the invocation the batch begins for it, one statement fewer).
  */
 export async function appendEventsTx(
   tx: Executor,
   row: SessionRow,
   input: AdkEvent[],
-  also: { set?: SQL; bytes?: number } = {},
+  also: { set?: SQL; bytes?: number; task?: { task: Task; messageId?: string } } = {},
 ): Promise<AdkEvent[]> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
@@ -138,6 +147,8 @@ export async function appendEventsTx(
   let bytes = also.bytes ?? 0;
   const stored: AdkEvent[] = [];
   const writer = logWriter(row.id);
+  const newTask = also.task && taskColumns(also.task.task, also.task.messageId);
+  let taskBegun = false;
   for (const original of input) {
     seq += 1;
     const parts = splitDelta(original.actions?.state_delta);
@@ -156,7 +167,9 @@ export async function appendEventsTx(
       tailNode ??= await invocationAt(tx, log, tail);
       const placement = placeInvocation(event.invocation_id, seq, target !== null, tailNode);
       known.set(event.invocation_id, placement);
-      writer.begin(placement);
+      const withTask = placement.invocationId === newTask?.invocationId;
+      taskBegun ||= withTask;
+      writer.begin(placement, withTask ? newTask.values : undefined);
     }
     const { id: _id, ...body } = event;
     const data = JSON.stringify(body);
@@ -186,6 +199,7 @@ export async function appendEventsTx(
       WHERE id = ${row.id}`,
   ]);
   checkQuota(row.user_id, touched, bytes);
+  if (also.task && !taskBegun) await saveTaskTx(tx, row, also.task.task, also.task.messageId);
   if (!row.named_by_user && (row.name === NEW_CHAT || stored.some(rewindTarget))) await refreshAutoName(tx, row.id);
   return stored;
 }

@@ -4,7 +4,7 @@ export { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "./events";
 export { forkSession } from "./forks";
 export { rewindForMessage, rewindSession } from "./rewind";
 export { createSession, deleteSession, getSession, listSessions, renameSession, sessionAgent } from "./sessions";
-export { setAppState } from "./state";
+export { currentState, setAppState } from "./state";
 export { countTasks, getTask, listTasks, saveTask } from "./tasks";
 export { beginTurn, endTurn, reapAbandonedTurns, renewTurn, requestCancel, runningTurnOf } from "./turns";
 export { createUser } from "./users";

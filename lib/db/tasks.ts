@@ -62,6 +62,12 @@ const taskUpdate = (task: Task, messageId: string | null, session: { from?: SQL;
   WHERE session_id = ${session.id} AND invocation_id = ${taskInvocation(task)} AND (task_id IS NULL OR task_id = ${task.id})
     AND first_seq > ${session.sharedUntil}`;
 
+/** A new task's columns (task_id, task, message_id), for the insert of the invocation it begins with. */
+export const taskColumns = (task: Task, messageId?: string) => ({
+  invocationId: taskInvocation(task),
+  values: sql`${task.id}, ${storedForm(task)}, ${messageId ?? null}`,
+});
+
 const taskRefused = (task: Task) =>
   new ValidationError(`Task ${task.id}: invocation ${taskInvocation(task)} has no events or another task, or a fork shares it`);
 

@@ -108,8 +108,10 @@ export async function beginTurn(
       row = await requireSession(tx, userId, sessionId, true);
     }
     const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()}, turn_cancel = ${false}`;
-    const [event] = await appendEventsTx(tx, row, [input.userEvent], { set: lease });
-    await saveTaskTx(tx, row, input.task, input.messageId);
+    const [event] = await appendEventsTx(tx, row, [input.userEvent], {
+      set: lease,
+      task: { task: input.task, messageId: input.messageId },
+    });
     return { event };
   });
 }
