@@ -107,6 +107,19 @@ describe("versions: the chat as a tree", () => {
     expect((await listVersions(f.userId, f.sessionId)).map((v) => v.turns)).toEqual([2, 2, 2, 2, 2]);
   });
 
+  it("labels versions whose invocation ids hold quotes, braces, commas or backslashes", async () => {
+    const f = await fixture();
+    await f.append(event('a "b"', { author: "user", text: "one" }));
+    await f.append(event("{c,d}", { author: "user", text: "two" }));
+    const { event: marker } = await rewindSession(f.userId, f.sessionId, "{c,d}");
+    await f.append(event("e\\f NULL", { author: "user", text: "three" }));
+    const versions = await listVersions(f.userId, f.sessionId);
+    expect(versions.map((v) => [v.marker_invocation_id, v.last_user_text])).toEqual([
+      [null, "three"],
+      [marker.invocation_id, "two"],
+    ]);
+  });
+
   it("switches correctly when hidden ranges sit inside hidden ranges", async () => {
     const f = await fixture();
     for (const id of ["A", "B", "C"]) await send(f, id);

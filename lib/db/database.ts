@@ -46,18 +46,25 @@ export interface Dialect {
   readonly forUpdate: SQL;
   /** Bytes of a text column. */
   byteLength(column: SQL): SQL;
+  /**
+   * `values` as a one-column table (`value`), in one parameter whatever their number: a statement that
+   * PostgreSQL prepares once, where a VALUES list is a new statement, parsed and planned, per length.
+   */
+  textList(values: string[]): SQL;
 }
 
 export const sqliteDialect: Dialect = {
   name: "sqlite",
   forUpdate: sql``,
   byteLength: (column) => sql`length(CAST(${column} AS BLOB))`,
+  textList: (values) => sql`SELECT value FROM json_each(${JSON.stringify(values)})`,
 };
 
 export const postgresDialect: Dialect = {
   name: "postgres",
   forUpdate: sql`FOR UPDATE`,
   byteLength: (column) => sql`octet_length(${column})`,
+  textList: (values) => sql`SELECT unnest(CAST(${sql.param(values)} AS text[])) AS value`,
 };
 
 /**

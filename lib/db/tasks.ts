@@ -13,7 +13,7 @@ import { walkRewinds } from "@/lib/session/effective-history";
 import { eventText } from "@/lib/session/names";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import { getDb } from "./client";
-import { type Executor, inBatches, typedValues } from "./database";
+import type { Executor } from "./database";
 import { toEvent } from "./events";
 import { effectiveLayout, markerLinks } from "./layout";
 import { eventIdIn, inPiece, inPieces, type Log, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
@@ -262,22 +262,19 @@ export async function listTasks(
 /** The user texts of invocations (their first user event), for labels such as History's. */
 export async function userTexts(tx: Executor, log: Log, invocationIds: string[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
-  // Driven from a VALUES list, each id one primary-key lookup: with an IN list, PostgreSQL's planner
+  // Driven from the list of ids, each one primary-key lookup: with an IN list, PostgreSQL's planner
   // scanned the whole invocations table whenever forks had made its statistics stale (26 ms at 10k).
   // CROSS JOIN fixes SQLite's join order (it otherwise scanned the session's invocations: 19 ms).
   for (const piece of log.pieces) {
-    for (const batch of inBatches(invocationIds.filter((id) => !texts.has(id)))) {
-      const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
-        WITH wanted (invocation_id) AS (VALUES ${typedValues(
-          batch.map((id) => [id]),
-          ["TEXT"],
-        )})
-        SELECT i.invocation_id, e.id, e.data FROM wanted w
-          CROSS JOIN invocations i
-          JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-        WHERE ${inPiece(piece, "first_seq", "i", "filter")} AND i.invocation_id = w.invocation_id`);
-      for (const r of rows) texts.set(r.invocation_id, eventText(toEvent(r)));
-    }
+    const wanted = invocationIds.filter((id) => !texts.has(id));
+    if (wanted.length === 0) break;
+    const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
+      WITH wanted (invocation_id) AS (${tx.dialect.textList(wanted)})
+      SELECT i.invocation_id, e.id, e.data FROM wanted w
+        CROSS JOIN invocations i
+        JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+      WHERE ${inPiece(piece, "first_seq", "i", "filter")} AND i.invocation_id = w.invocation_id`);
+    for (const r of rows) texts.set(r.invocation_id, eventText(toEvent(r)));
   }
   return texts;
 }
