@@ -28,6 +28,13 @@ export class ValidationError extends AppError {
   }
 }
 
+/** A turn sent to another agent than the one its chat belongs to. */
+export class WrongAgentError extends AppError {
+  constructor(sessionId: string, agent: string) {
+    super(400, "invalid_request", `Session ${sessionId} belongs to agent ${agent}`);
+  }
+}
+
 export class InvocationNotFoundError extends AppError {
   constructor(invocationId: string) {
     super(400, "invocation_not_found", `Invocation ID not found: ${invocationId}`);

@@ -35,9 +35,9 @@ export const completedTask = (sessionId: string, invocationId: string) => ({
 export const texts = (events: AdkEvent[]) => events.map((e) => e.content?.parts?.[0]?.text);
 
 /** A user with one session; `append` and `save` act on it. */
-export async function fixture(state: State = {}) {
+export async function fixture(state: State = {}, agent?: string) {
   const userId = await createUser();
-  const session = await createSession(userId, { name: "Test chat", state });
+  const session = await createSession(userId, { name: "Test chat", state, agent });
   return {
     userId,
     sessionId: session.id,

@@ -58,7 +58,7 @@ const agent = () =>
 
 describe("model agent through the runtime", () => {
   it("turns a tool call into call, response (with its state delta) and final text events", async () => {
-    const f = await fixture();
+    const f = await fixture({}, "assistant");
     const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "remember color is red" })).done;
     expect(task.status.state).toBe("completed");
     const events = (await listEvents(f.userId, f.sessionId, "all")).items.slice(1);
@@ -69,7 +69,7 @@ describe("model agent through the runtime", () => {
   });
 
   it("fails the task with the endpoint's error", async () => {
-    const f = await fixture();
+    const f = await fixture({}, "assistant");
     const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "fail" })).done;
     expect(task.status.state).toBe("failed");
     expect(task.status.message?.parts[0]).toMatchObject({ kind: "text", text: expect.stringContaining("HTTP 401") });
@@ -77,7 +77,7 @@ describe("model agent through the runtime", () => {
   });
 
   it("an unreachable endpoint fails the task with a clear message and stores only the user event and the error", async () => {
-    const f = await fixture();
+    const f = await fixture({}, "assistant");
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const deadPort = (closed.address() as AddressInfo).port;
@@ -99,7 +99,7 @@ describe("model agent through the runtime", () => {
   });
 
   it("cancel keeps the streamed text, marked interrupted", async () => {
-    const f = await fixture();
+    const f = await fixture({}, "assistant");
     const running = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "slow" });
     let partials = 0;
     for await (const update of running.updates) if (update.kind === "partial" && ++partials === 3) break;

@@ -186,8 +186,8 @@ describe("fork and retries", () => {
     await db.run(sql`UPDATE invocations SET message_id = 'm-1' WHERE session_id = ${f.sessionId}`);
     const fork = await forkSession(f.userId, f.sessionId);
     const retried = (id: string) =>
-      db.read(async (tx) =>
-        taskForMessage(tx, (await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`)) as SessionRow, "m-1"),
+      db.read((tx) =>
+        taskForMessage(tx, id, "m-1", tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`) as Promise<SessionRow>),
       );
     expect(await retried(fork.id)).toBeNull();
     expect((await retried(f.sessionId))?.id).toBe("t1");

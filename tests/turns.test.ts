@@ -5,20 +5,27 @@ import type { Task } from "@/lib/a2a/types";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";
+import { checkInvariants } from "@/lib/db/invariants";
 import {
   appendEvents,
+  appendTurnEvents,
+  beginTurn,
   createSession,
   deleteSession,
+  endTurn,
   forkSession,
   getSession,
   getTask,
+  historyAt,
   listEvents,
+  listSessions,
   reapAbandonedTurns,
+  renameSession,
   rewindSession,
   saveArtifact,
   switchSession,
 } from "@/lib/db/queries";
-import { event, fixture, holdTurn } from "./helpers";
+import { completedTask, event, fixture, holdTurn, texts } from "./helpers";
 import { tableRows } from "./support/db";
 import { sharedDatabase, startProcess } from "./support/processes";
 
@@ -139,6 +146,103 @@ describe("the turn lock", () => {
       code: "stale_turn",
     });
     expect((await listEvents(f.userId, f.sessionId)).items.map((e) => e.author)).toEqual(["user"]);
+  });
+});
+
+describe("a turn's context", () => {
+  it("is the effective history its turn began with, its own user event last, at most `limit` events, whatever the turn writes next", async () => {
+    const f = await fixture();
+    await f.append(
+      event("i1", { author: "user", text: "one" }),
+      event("i2", { author: "user", text: "two" }),
+      event("i3", { author: "user", text: "three" }),
+    );
+    await rewindSession(f.userId, f.sessionId, "i2");
+    const begun = await beginTurn(f.userId, f.sessionId, {
+      task: completedTask(f.sessionId, "i4"),
+      userEvent: event("i4", { author: "user", text: "i4" }),
+      agent: "demo",
+      owner: "test",
+    });
+    if (!("seq" in begun)) throw new Error("a new turn was expected");
+    const history = await historyAt(f.userId, f.sessionId, begun.seq, 400);
+    expect(history).toEqual((await listEvents(f.userId, f.sessionId, "effective")).items);
+    expect(texts(history)).toEqual(["one", "i4"]);
+    expect(history.at(-1)?.id).toBe(begun.event.id);
+    const db = await getDb();
+    await db.run(sql`UPDATE sessions SET turn_task_id = NULL WHERE id = ${f.sessionId}`);
+    await f.append(event("i4", { author: "demo", text: "reply" }), event("i5", { author: "user", text: "later" }));
+    expect(await historyAt(f.userId, f.sessionId, begun.seq, 400)).toEqual(history);
+    expect(texts(await historyAt(f.userId, f.sessionId, begun.seq, 1))).toEqual(["i4"]);
+  });
+});
+
+describe("a turn's writes", () => {
+  const activity = async (userId: string) =>
+    Number((await (await getDb()).one<{ activity: number }>(sql`SELECT activity FROM users WHERE id = ${userId}`))?.activity);
+
+  it("store a tool call with its response: three writes for a demo turn with a tool (begin, call and response, end)", async () => {
+    process.env.DEMO_WORD_DELAY_MS = "0";
+    const f = await fixture();
+    const before = await activity(f.userId);
+    await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "set color to red" })).done;
+    expect((await activity(f.userId)) - before).toBe(3);
+    const events = (await listEvents(f.userId, f.sessionId)).items;
+    expect(events.map((e) => Object.keys(e.content?.parts?.[0] ?? {})[0])).toEqual(["text", "function_call", "function_response", "text"]);
+    expect(events.at(-1)).toMatchObject({ turn_complete: true });
+    expect((await getSession(f.userId, f.sessionId)).state).toEqual({ color: "red" });
+  });
+
+  it("computed from a cursor that no longer holds (the session moved since) are computed again from the row, never stored wrong", async () => {
+    const f = await fixture();
+    const task = completedTask(f.sessionId, "t1");
+    const begun = await beginTurn(f.userId, f.sessionId, {
+      task,
+      userEvent: event("t1", { author: "user", text: "hello" }),
+      agent: "demo",
+      owner: "test",
+    });
+    if (!("cursor" in begun) || !begun.cursor) throw new Error("a cursor was expected");
+    const first = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { a: 1 } })], begun.cursor);
+    // Moved under the cursor: a write of the turn's own that did not go through it, and a rename.
+    await appendEvents(f.userId, f.sessionId, [event("t1", { state: { b: 2 } })], { turn: task.id });
+    await renameSession(f.userId, f.sessionId, "Renamed");
+    const second = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { c: 3 } })], first.cursor);
+    await endTurn(f.userId, f.sessionId, task, [event("t1", { text: "done" })], second.cursor);
+    const session = await getSession(f.userId, f.sessionId);
+    expect(session).toMatchObject({ name: "Renamed", state: { a: 1, b: 2, c: 3 }, running_task_id: null });
+    expect(texts((await listEvents(f.userId, f.sessionId)).items)).toEqual(["hello", undefined, undefined, undefined, "done"]);
+    expect(await checkInvariants(await getDb())).toEqual([]);
+    // A stale cursor gets no write past a turn that no longer holds the session.
+    await expect(appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1")], second.cursor)).rejects.toMatchObject({
+      code: "stale_turn",
+    });
+  });
+
+  it("in a fork keep going when the fork's source is deleted under the turn (its rows copied into the fork)", async () => {
+    process.env.DEMO_WORD_DELAY_MS = "40";
+    const f = await fixture();
+    await f.append(event("i1", { author: "user", text: "first" }), event("i1", { text: "reply", state: { n: 1 } }));
+    const fork = await forkSession(f.userId, f.sessionId);
+    const turn = await startTurn({ userId: f.userId, sessionId: fork.id, agent: demo, text: "set color to blue" });
+    await deleteSession(f.userId, f.sessionId);
+    expect((await turn.done).status.state).toBe("completed");
+    expect((await getSession(f.userId, fork.id)).state).toEqual({ n: 1, color: "blue" });
+    expect(await checkInvariants(await getDb())).toEqual([]);
+  });
+
+  it("start a new chat in the turn's own transaction: a turn refused leaves no chat behind", async () => {
+    process.env.RETRACE_MAX_CONCURRENT_TURNS = "1";
+    const f = await fixture();
+    const running = await holdTurn(f);
+    const chats = async () => (await listSessions(f.userId)).items.length;
+    const before = await chats();
+    await expect(startTurn({ userId: f.userId, agent: demo, text: "in a new chat" })).rejects.toMatchObject({ code: "quota_exceeded" });
+    expect(await chats()).toBe(before);
+    await running.stop();
+    const started = await startTurn({ userId: f.userId, agent: demo, text: "in a new chat" });
+    const task = await started.done;
+    expect(await getSession(f.userId, task.contextId)).toMatchObject({ name: "in a new chat", agent: "demo" });
   });
 });
 

@@ -4,7 +4,8 @@ import { A2AError } from "@a2a-js/sdk/errors";
 import { z } from "zod";
 import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
-import { createSession, getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
+import { getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
+import { WrongAgentError } from "@/lib/errors";
 import { malformed, toA2AError } from "./errors";
 import type { Task, TaskStatusUpdateEvent } from "./types";
 import { coreMessageText, toStreamResponse } from "./wire";
@@ -30,23 +31,21 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
   const { kagent_rewind_before_invocation_id: rewindTo, retrace_rewind_reason: reason } = parsed.data;
   const text = coreMessageText(message).trim();
   if (!text && !rewindTo) throw malformed("The message has no text");
+  // Proto-JSON sends an absent contextId as "".
+  const sessionId = message.contextId || undefined;
   try {
-    let sessionId = message.contextId;
-    if (sessionId) {
-      const owner = await sessionAgent(userId, sessionId);
-      if (owner !== agent.name) throw malformed(`Session ${sessionId} belongs to agent ${owner}`);
-    } else {
-      if (rewindTo) throw malformed("A rewind needs the contextId of the session");
-      sessionId = (await createSession(userId, { agent: agent.name })).id;
-    }
+    if (!sessionId && rewindTo) throw malformed("A rewind needs the contextId of the session");
     // A retried message (same messageId) finds what the first one did: no second rewind, no second turn.
-    if (rewindTo && !text) {
+    if (sessionId && rewindTo && !text) {
+      const owner = await sessionAgent(userId, sessionId);
+      if (owner !== agent.name) throw new WrongAgentError(sessionId, owner);
       return { task: await getTask(userId, await rewindForMessage(userId, sessionId, rewindTo, reason ?? "rewind", message.messageId)) };
     }
     const rewindBefore = rewindTo ? { invocationId: rewindTo, reason: reason ?? "rewind" } : undefined;
+    // Without a contextId the turn starts a new chat, in the same transaction.
     return { turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId, rewindBefore }) };
   } catch (error) {
-    throw toA2AError(error);
+    throw error instanceof WrongAgentError ? malformed(error.message) : toA2AError(error);
   }
 }
 

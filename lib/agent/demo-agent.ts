@@ -106,8 +106,8 @@ const HELP =
   "**save** files (`save file notes.txt with content hello`), **load** them (`load file notes.txt`) and " +
   "**recap** what you've said. Open a message's menu to rewind or fork the chat from there.";
 
-function recap(ctx: InvocationContext): string {
-  const said = userTexts(ctx.history, ctx.invocationId);
+async function recap(ctx: InvocationContext): Promise<string> {
+  const said = userTexts(await ctx.history(), ctx.invocationId);
   if (said.length === 0) return "This is the start of our conversation — nothing to recap yet.";
   return `Here is what you said so far:\n\n${said.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, " ")}`).join("\n")}`;
 }
@@ -153,10 +153,9 @@ export const demoAgent: Agent = {
   name: DEMO_AGENT,
   description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation.",
   async *run(ctx) {
-    const last = ctx.history.at(-1);
-    const intent = parseIntent(last ? eventText(last) : "");
+    const intent = parseIntent(eventText(ctx.userEvent));
     if ("help" in intent) return yield* streamText(HELP, ctx.signal);
-    if ("recap" in intent) return yield* streamText(recap(ctx), ctx.signal);
+    if ("recap" in intent) return yield* streamText(await recap(ctx), ctx.signal);
     const id = `adk-${randomUUID()}`;
     yield { type: "event", parts: [{ function_call: { id, name: intent.tool, args: intent.args } }] };
     const result = await executeTool(ctx, intent.tool, intent.args);

@@ -42,11 +42,12 @@ export function modelAgent(config: ModelAgentConfig): Agent {
         timestamp: 0,
         content: { role: "model", parts },
       });
+      const history = await ctx.history();
       for (let step = 0; step < MAX_STEPS; step++) {
         const result = streamText({
           model: provider.chatModel(config.model),
           system: config.instruction,
-          messages: toModelMessages([...ctx.history, ...turn]),
+          messages: toModelMessages([...history, ...turn]),
           tools,
           maxRetries: 0,
           abortSignal: ctx.signal,

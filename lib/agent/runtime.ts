@@ -3,14 +3,15 @@ import { agentNote, eventToMessage, messageText } from "@/lib/a2a/convert";
 import type { Message, Task, TaskState } from "@/lib/a2a/types";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
-import { appendEvents, beginTurn, currentState, endTurn, renewTurn } from "@/lib/db/queries";
+import type { LogCursor } from "@/lib/db/events";
+import { appendTurnEvents, beginTurn, currentState, endTurn, historyAt, renewTurn } from "@/lib/db/queries";
 import { leaseMs } from "@/lib/db/turns";
 import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
-import { buildAgentContext } from "./context";
+import { CONTEXT_EVENTS } from "./context";
 import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
-import type { Agent, AgentOutput } from "./types";
+import type { Agent } from "./types";
 
 export { cancelTurn, type TurnUpdate, watchTurn } from "./live";
 
@@ -23,6 +24,15 @@ export interface Turn {
 
 const now = () => new Date().toISOString();
 
+/** `read`, run on the first call only. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined;
+  return () => {
+    result ??= read();
+    return result;
+  };
+}
+
 /**
  * Runs one invocation: stores the user event, the task and the session's lease together, runs the
  * agent on the effective history, stores each event it emits, and streams updates to every watcher
@@ -32,14 +42,16 @@ const now = () => new Date().toISOString();
  */
 export async function startTurn(opts: {
   userId: string;
-  sessionId: string;
+  /** The chat to run in; a new chat of `agent` when absent. */
+  sessionId?: string;
   agent: Agent;
   text: string;
   messageId?: string;
   /** Rewind before this invocation first, in the same transaction (Edit & resend, Regenerate). */
   rewindBefore?: { invocationId: string; reason: RewindReason };
 }): Promise<Turn> {
-  const { userId, sessionId, agent } = opts;
+  const { userId, agent } = opts;
+  const sessionId = opts.sessionId ?? randomUUID();
   const invocationId = newInvocationId();
   const taskId = randomUUID();
   const event = (author: string, parts: Part[], extra: Partial<AdkEvent> = {}, actions: EventActions = {}): AdkEvent => ({
@@ -63,6 +75,8 @@ export async function startTurn(opts: {
   };
   // Stored as working: the turn runs from the moment it commits. Streams still open on "submitted".
   const begun = await beginTurn(userId, sessionId, {
+    agent: agent.name,
+    create: opts.sessionId === undefined,
     task: { ...task, status: { state: "working", timestamp: task.status.timestamp } },
     userEvent,
     owner: INSTANCE,
@@ -70,7 +84,7 @@ export async function startTurn(opts: {
     rewindBefore: opts.rewindBefore,
   });
   if ("existing" in begun) return followTurn(userId, begun.existing);
-  return runLocal({ userId, sessionId, agent, task, invocationId, event });
+  return runLocal({ userId, sessionId, agent, task, invocationId, event, begun });
 }
 
 function runLocal(turn: {
@@ -80,6 +94,7 @@ function runLocal(turn: {
   task: Task;
   invocationId: string;
   event: (author: string, parts: Part[], extra?: Partial<AdkEvent>, actions?: EventActions) => AdkEvent;
+  begun: { event: AdkEvent; seq: number; cursor?: LogCursor };
 }): Turn {
   const { userId, sessionId, agent, task, invocationId } = turn;
   const taskId = task.id;
@@ -112,41 +127,50 @@ function runLocal(turn: {
     if (message.parts.some((p) => p.kind === "text")) epoch += 1;
     publish({ kind: "message", message });
   };
-  const append = async (event: AdkEvent) => {
-    const [stored] = await appendEvents(userId, sessionId, [event], { turn: taskId });
-    return eventToMessage(stored, sessionId, taskId);
+  /**
+   * Events the agent emitted that are not stored yet: a function call waits for its response and a text
+   * for what follows it (it may be the turn's last, which carries turn_complete), so that they are stored
+   * together: one write instead of two.
+   */
+  let waiting: AdkEvent[] = [];
+  const takeWaiting = (): AdkEvent[] => {
+    const events = waiting;
+    waiting = [];
+    return events;
   };
-  /** Ends the turn; its last event, if any, is stored in the same transaction (one write fewer per turn). */
-  const finish = async (state: TaskState, note?: string, last?: AdkEvent) => {
+  /** Where the turn's last write left its session: its next write is computed from it (lib/db/turn-writes.ts). */
+  let cursor = turn.begun.cursor;
+  const store = async () => {
+    const events = takeWaiting();
+    if (events.length === 0) return;
+    const appended = await appendTurnEvents(userId, sessionId, taskId, events, cursor);
+    cursor = appended.cursor;
+    for (const stored of appended.events) record(eventToMessage(stored, sessionId, taskId));
+  };
+  /** The turn ends with a text the agent emitted last: that event carries turn_complete. */
+  const completeWaiting = () => {
+    const last = waiting.at(-1);
+    if (last?.content?.parts?.some((p) => p.text !== undefined)) last.turn_complete = true;
+    return takeWaiting();
+  };
+  /** Ends the turn; its last events are stored in the same transaction (one write fewer per turn). */
+  const finish = async (state: TaskState, note?: string, last: AdkEvent[] = []) => {
     task.status = {
       state,
       timestamp: now(),
       ...(note ? { message: agentNote(note, sessionId, taskId, { kagent_invocation_id: invocationId }) } : {}),
     };
     if (lost) return task;
-    const [stored] = await endTurn(userId, sessionId, task, last ? [last] : []);
-    if (stored) record(eventToMessage(stored, sessionId, taskId));
+    for (const stored of await endTurn(userId, sessionId, task, last, cursor)) record(eventToMessage(stored, sessionId, taskId));
     return task;
   };
 
   const run = async (): Promise<Task> => {
-    // A text event is usually the turn's last: it waits for the agent's next output so it can carry turn_complete.
-    let held: Extract<AgentOutput, { type: "event" }> | null = null;
-    /** The held event as it will be stored, and nothing held any more. */
-    const take = (extra: Partial<AdkEvent> = {}) => {
-      const event = held ? turn.event(agent.name, held.parts, extra, held.actions) : undefined;
-      held = null;
-      return event;
-    };
-    const flush = async () => {
-      const event = take();
-      if (event) record(await append(event));
-    };
     const stop = async () => {
       if (lost) return finish("canceled");
-      if (!pending) return finish("canceled", undefined, take({ turn_complete: true }));
-      await flush();
-      return finish("canceled", undefined, turn.event(agent.name, [{ text: pending }], { interrupted: true, turn_complete: true }));
+      if (!pending) return finish("canceled", undefined, completeWaiting());
+      const interrupted = turn.event(agent.name, [{ text: pending }], { interrupted: true, turn_complete: true });
+      return finish("canceled", undefined, [...takeWaiting(), interrupted]);
     };
     try {
       task.status = { state: "working", timestamp: now() };
@@ -156,35 +180,40 @@ function runLocal(turn: {
         taskId,
         agentName: agent.name,
         invocationId,
-        history: await buildAgentContext(userId, sessionId),
+        userEvent: turn.begun.event,
+        history: once(() => historyAt(userId, sessionId, turn.begun.seq, CONTEXT_EVENTS)),
         state: () => currentState(userId, sessionId),
         signal: controller.signal,
       };
       for await (const output of agent.run(ctx)) {
         if (controller.signal.aborted) break;
-        await flush();
         if (output.type === "text-delta") {
+          await store();
           pending += output.text;
           publish({ kind: "partial", message: partialMessage(task, output.text) });
-        } else if (output.parts.some((p) => p.text !== undefined)) {
-          pending = "";
-          held = output;
-        } else {
-          record(await append(turn.event(agent.name, output.parts, {}, output.actions)));
+          continue;
         }
+        const text = output.parts.some((p) => p.text !== undefined);
+        if (text) pending = "";
+        waiting.push(turn.event(agent.name, output.parts, {}, output.actions));
+        // Anything else (a function response: the agent's next step may read the state it changed) is stored now.
+        if (!text && !output.parts.some((p) => p.function_call)) await store();
       }
       if (controller.signal.aborted) return await stop();
-      return await finish("completed", undefined, take({ turn_complete: true }));
+      return await finish("completed", undefined, completeWaiting());
     } catch (error) {
       if (error instanceof StaleTurnError) lost = true;
       if (controller.signal.aborted || lost) return stop();
       const message = error instanceof Error ? error.message : String(error);
       console.error(`turn ${invocationId} failed:`, error);
-      try {
-        await flush();
-        record(await append(turn.event(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true })));
-      } catch (storeError) {
-        console.error(`turn ${invocationId}: could not store the failure:`, storeError);
+      const failure = turn.event(agent.name, [], { error_code: "AGENT_ERROR", error_message: message, turn_complete: true });
+      // What the agent emitted last may be what could not be stored: then the failure is stored without it.
+      for (const last of [[...takeWaiting(), failure], [failure]]) {
+        try {
+          return await finish("failed", message, last);
+        } catch (storeError) {
+          console.error(`turn ${invocationId}: could not store the failure:`, storeError);
+        }
       }
       return finish("failed", message);
     }

@@ -8,8 +8,14 @@ export interface InvocationContext {
   taskId: string;
   agentName: string;
   invocationId: string;
-  /** The effective history, ending with this invocation's user event (docs/semantics.md, "Effective history"). */
-  history: AdkEvent[];
+  /** The user's event this invocation began with. */
+  userEvent: AdkEvent;
+  /**
+   * The effective history as the invocation began, ending with its user event (docs/semantics.md,
+   * "Effective history"), at most its last CONTEXT_EVENTS events: read on the first call, for the agents
+   * that need more than the user's event.
+   */
+  history(): Promise<AdkEvent[]>;
   /** The session's merged state as it is now. */
   state(): Promise<State>;
   signal: AbortSignal;

@@ -8,7 +8,11 @@ import type { TurnBus } from "./bus";
 
 type DialectName = "sqlite" | "postgres";
 
-/** Runs statements; inside a transaction when handed to a `write` or `read` callback. */
+/**
+ * Runs statements; inside a transaction when handed to a `write` or `read` callback. Statements issued
+ * without waiting for the one before (`together`) run in the order issued, each once the one before
+ * has finished; on PostgreSQL they go out together (pg's pipeline mode), one round trip for all of them.
+ */
 export interface Executor {
   readonly dialect: Dialect;
   all<T>(query: SQL): Promise<T[]>;
@@ -37,6 +41,53 @@ export interface Database extends Executor {
   /** Applied migrations against the ones shipped, for the health route. */
   migrations(): Promise<{ applied: number; shipped: number }>;
   close(): Promise<void>;
+}
+
+/**
+ * `executor` for one transaction: once `close` is called, a statement still to come (from a branch of a
+ * `Promise.all` that lost the race to a failure) is refused instead of running outside the transaction,
+ * or inside the next one on the same connection.
+ */
+export function closable(executor: Executor): { executor: Executor; close(): void } {
+  let open = true;
+  const check = () => {
+    if (!open) throw new Error("A statement was issued after its transaction ended");
+  };
+  return {
+    executor: {
+      dialect: executor.dialect,
+      async all<T>(query: SQL) {
+        check();
+        return executor.all<T>(query);
+      },
+      async one<T>(query: SQL) {
+        check();
+        return executor.one<T>(query);
+      },
+      async run(query) {
+        check();
+        return executor.run(query);
+      },
+      async chain(first, then) {
+        check();
+        return executor.chain(first, then);
+      },
+    },
+    close: () => {
+      open = false;
+    },
+  };
+}
+
+/**
+ * `Promise.all` for statements issued together in a transaction: it settles once every one of them
+ * has, so none is still running when a failure ends the transaction; then it rejects with the first
+ * failure in `values` order, or resolves with all the results.
+ */
+export async function together<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
+  const settled = await Promise.allSettled(values);
+  for (const result of settled) if (result.status === "rejected") throw result.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
 }
 
 /** The SQL fragments that differ between the dialects. */

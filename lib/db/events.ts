@@ -1,20 +1,19 @@
-/** The event log: appending (sequence numbers, state, the invocation tree) and reading raw or effective history. */
+/** Appending to the event log: sequence numbers, state, the invocation tree (reading it back: history.ts). */
 import { type SQL, sql } from "drizzle-orm";
 import type { Task } from "@/lib/a2a/types";
 import { InvalidReferenceError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, parseState, splitDelta } from "@/lib/session/state";
-import type { AdkEvent, ArtifactDelta, Segment } from "@/lib/session/types";
+import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation, tailOf } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
 import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
-import { effectiveLayout, invocationAt, invocationNode, markerLinks, nodesAndHolder } from "./layout";
-import { eventIdIn, inPiece, type Log, logOf, ownFrom, piecesIn } from "./log";
-import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
+import { invocationAt, invocationNode, markerLinks, nodesAndHolder } from "./layout";
+import { logOf, ownFrom } from "./log";
 import type { SessionRow } from "./rows";
-import { refreshAutoName, refuseAppScope, requireSession } from "./sessions";
+import { nameOfLog, refreshAutoName, refuseAppScope } from "./sessions";
 import { applyScopedDelta, CHECKPOINT_EVERY } from "./state";
 import { saveTaskTx, taskColumns } from "./tasks";
 import { claimSession } from "./turns";
@@ -24,18 +23,6 @@ import { checkQuota, type UserTouched, userTouch } from "./users";
 export const MAX_EVENTS_PER_APPEND = 1000;
 /** Invocations an append looks up in its first statement; a batch naming more finds the rest one by one. */
 const MAX_LOOKED_UP = 100;
-
-interface EventRow {
-  seq: number;
-  id: string;
-  data: string;
-}
-
-/** The stored JSON leaves the id to its column: a fork shows shared rows under new ids (lib/db/log.ts). */
-export function toEvent(row: Pick<EventRow, "id" | "data">): AdkEvent {
-  const { id: _stale, ...event } = JSON.parse(row.data) as AdkEvent;
-  return { id: row.id, ...event };
-}
 
 /** Every file version `delta` refers to exists (one query per batch of files, whatever the delta's size). */
 async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: ArtifactDelta) {
@@ -128,14 +115,18 @@ export async function appendEventsTx(
   tx: Executor,
   row: SessionRow,
   input: AdkEvent[],
-  also: { set?: SQL; bytes?: number; task?: { task: Task; messageId?: string } } = {},
-): Promise<AdkEvent[]> {
+  also: { set?: SQL; bytes?: number; task?: { task: Task; messageId?: string }; tail?: InvocationNode } = {},
+): Promise<{ events: AdkEvent[]; cursor?: LogCursor }> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
   const log = logOf(row);
   // The invocations the batch names and the one at its tail, looked up together; any other lookup is cached.
   const named = [...new Set(input.flatMap((e) => [e.invocation_id, rewindTarget(e)]).filter((id) => id !== null))];
-  const start = await nodesAndHolder(tx, log, named.slice(0, MAX_LOOKED_UP), row.tail_seq);
+  const start = also.tail
+    ? { nodes: new Map([[also.tail.invocationId, also.tail]]), holder: also.tail }
+    : row.last_seq === 0 // an empty log (a new chat) has no invocations to look up
+      ? { nodes: new Map(named.map((id) => [id, null])), holder: null }
+      : await nodesAndHolder(tx, log, named.slice(0, MAX_LOOKED_UP), row.tail_seq);
   const known = new Map<string, InvocationNode | null>(start.nodes);
   const node = async (invocationId: string) => {
     if (!known.has(invocationId)) known.set(invocationId, await invocationNode(tx, log, invocationId));
@@ -190,65 +181,43 @@ export async function appendEventsTx(
     }
     stored.push(event);
   }
+  const renamed = !row.named_by_user && (row.name === NEW_CHAT || stored.some(rewindTarget));
+  // A chat that was empty is named from this batch alone when it has no marker: nothing to read back.
+  const logName = renamed && row.last_seq === 0 && !stored.some(rewindTarget) ? nameOfLog(stored) : undefined;
+  const firstName = logName !== row.name ? logName : undefined;
+  const next = { state: JSON.stringify(state), last_seq: seq, tail_seq: tail, updated_at: Date.now(), name: firstName ?? row.name };
   // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
   const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes), (returned) => [
     ...writer.rest(),
     sql`
-      UPDATE sessions SET state = ${JSON.stringify(state)}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
-        activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${also.set ? sql`, ${also.set}` : sql``}
+      UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${next.updated_at},
+        activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${firstName ? sql`, name = ${firstName}` : sql``}${
+          also.set ? sql`, ${also.set}` : sql``
+        }
       WHERE id = ${row.id}`,
   ]);
   checkQuota(row.user_id, touched, bytes);
   if (also.task && !taskBegun) await saveTaskTx(tx, row, also.task.task, also.task.messageId);
-  if (!row.named_by_user && (row.name === NEW_CHAT || stored.some(rewindTarget))) await refreshAutoName(tx, row.id);
-  return stored;
+  if (renamed && logName === undefined) {
+    await refreshAutoName(tx, row.id);
+    return { events: stored };
+  }
+  const after = { ...row, ...next, activity: touched.activity, stored_bytes: row.stored_bytes + bytes };
+  return { events: stored, cursor: tailNode ? { row: after, tail: tailNode } : undefined };
+}
+
+/**
+ * What an append leaves its writer for the next one: the session's row as the append left it (but for
+ * the columns `also.set` wrote) and the node of the invocation at its tail. A running turn, which alone
+ * appends to its session, computes its next append from it instead of reading both back (lib/db/turn-writes.ts).
+ */
+export interface LogCursor {
+  row: SessionRow;
+  tail: InvocationNode;
 }
 
 /** Appends a batch in one transaction; `turn` is the running turn's task id when the turn itself writes. */
 export async function appendEvents(userId: string, sessionId: string, input: AdkEvent[], opts: { turn?: string } = {}) {
   const db = await getDb();
-  return db.write(async (tx) => {
-    return appendEventsTx(tx, await claimSession(tx, userId, sessionId, opts.turn), input);
-  });
-}
-
-/** The log's events in `range`, newest first, at most `limit`; ids as the log shows them. */
-async function rangeEvents(tx: Executor, log: Log, range: Segment, limit?: number) {
-  const rows: EventRow[] = [];
-  for (const piece of piecesIn(log, range).reverse()) {
-    const found = await tx.all<EventRow>(sql`
-      SELECT seq, id, data FROM events WHERE ${inPiece(piece)}
-      ORDER BY seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`);
-    rows.push(...found.map((r) => ({ ...r, id: eventIdIn(log, piece.session, r.id) })));
-    if (limit !== undefined && rows.length >= limit) break;
-  }
-  return rows;
-}
-
-/**
- * The raw log or the effective history (rewound events left out), all of it or one page: the last
- * `limit` events before the cursor, found by walking the effective ranges from the end.
- */
-export async function listEvents(
-  userId: string,
-  sessionId: string,
-  view: "all" | "effective" = "all",
-  page?: PageRequest,
-): Promise<Page<AdkEvent>> {
-  const db = await getDb();
-  return db.read(async (tx) => {
-    const row = await requireSession(tx, userId, sessionId);
-    const before = decodeCursor(page?.before);
-    const ranges: Segment[] = view === "all" ? [[1, row.last_seq]] : (await effectiveLayout(tx, row)).segments;
-    const wanted = page ? page.limit + 1 : undefined;
-    const newestFirst: EventRow[] = [];
-    for (const [from, to] of [...ranges].reverse()) {
-      if (from >= before) continue;
-      const remaining = wanted === undefined ? undefined : wanted - newestFirst.length;
-      newestFirst.push(...(await rangeEvents(tx, logOf(row), [from, Math.min(to, before - 1)], remaining)));
-      if (wanted !== undefined && newestFirst.length >= wanted) break;
-    }
-    const { items, nextBefore } = pageOf(newestFirst, page?.limit ?? newestFirst.length, (e) => e.seq);
-    return { items: items.map(toEvent), nextBefore };
-  });
+  return db.write(async (tx) => (await appendEventsTx(tx, await claimSession(tx, userId, sessionId, opts.turn), input)).events);
 }

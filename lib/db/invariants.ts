@@ -5,7 +5,7 @@ import { deepEqual, parseState, replayState, splitDelta } from "@/lib/session/st
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
 import type { Database, Executor } from "./database";
-import { toEvent } from "./events";
+import { toEvent } from "./history";
 import { eventIdIn, inPieces, logOf } from "./log";
 import type { SessionRow } from "./rows";
 

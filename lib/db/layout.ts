@@ -16,9 +16,10 @@ export async function markerLinks(tx: Executor, log: Log, upTo = UNBOUNDED): Pro
     WHERE ${inPieces(piecesIn(log, [1, upTo]))} AND marker_parent IS NOT NULL ORDER BY seq`);
 }
 
-/** The effective history as seq ranges, computed from the markers alone (docs/semantics.md). */
+/** The effective history of `row` as it was read, as seq ranges, computed from the markers alone (docs/semantics.md). */
 export async function effectiveLayout(tx: Executor, row: Pick<SessionRow, "id" | "last_seq" | "inherited">) {
-  return walkRewinds(row.last_seq, await markerLinks(tx, logOf(row)));
+  // An empty log has no markers to read (a new chat's first turn).
+  return walkRewinds(row.last_seq, row.last_seq === 0 ? [] : await markerLinks(tx, logOf(row), row.last_seq));
 }
 
 interface NodeRow {

@@ -6,7 +6,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { type Database, type Executor, postgresDialect } from "./database";
+import { closable, type Database, type Executor, postgresDialect, together } from "./database";
 import { postgresBus } from "./postgres-bus";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "postgres");
@@ -102,19 +102,22 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   await migrateOnce(url);
   // Opened in full at start-up and kept (pg closes idle connections after 10 s by default): otherwise the
   // first burst after a start or a quiet spell also waits for new server processes to start.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 0 });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 0, pipeline: true });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
   const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()));
   for (const client of clients) client.release();
   const attempt = async <T>(begin: string, fn: (tx: Executor) => Promise<T>) => {
     const client = await pool.connect();
+    const transaction = closable(executorOn(client, true));
     try {
-      await client.query(begin);
-      const result = await fn(executorOn(client, true));
+      // BEGIN goes out with the transaction's first statements, not a round trip ahead of them.
+      const [, result] = await together([client.query(begin), fn(transaction.executor)]);
+      transaction.close();
       await client.query("COMMIT");
       return result;
     } catch (error) {
+      transaction.close();
       await client.query("ROLLBACK").catch(() => undefined);
       throw error;
     } finally {

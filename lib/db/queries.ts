@@ -1,11 +1,13 @@
 /** The store's public face: every read and write the app makes, one module per area behind it. */
 export { listArtifacts, loadArtifact, saveArtifact } from "./artifacts";
-export { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "./events";
+export { appendEvents, MAX_EVENTS_PER_APPEND } from "./events";
 export { forkSession } from "./forks";
+export { listEvents } from "./history";
 export { rewindForMessage, rewindSession } from "./rewind";
 export { createSession, deleteSession, getSession, listSessions, renameSession, sessionAgent } from "./sessions";
 export { currentState, setAppState } from "./state";
 export { countTasks, getTask, listTasks, saveTask } from "./tasks";
-export { beginTurn, endTurn, reapAbandonedTurns, renewTurn, requestCancel, runningTurnOf } from "./turns";
+export { appendTurnEvents, beginTurn, endTurn, historyAt } from "./turn-writes";
+export { reapAbandonedTurns, renewTurn, requestCancel, runningTurnOf } from "./turns";
 export { createUser } from "./users";
 export { listVersions, switchSession } from "./versions";

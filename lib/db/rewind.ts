@@ -6,7 +6,7 @@ import { parseState } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { restoreArtifacts } from "./artifacts";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, together } from "./database";
 import { appendEventsTx } from "./events";
 import { requireBoundary } from "./layout";
 import { inPieces, logOf } from "./log";
@@ -38,7 +38,9 @@ export async function rewindTx(tx: Executor, row: SessionRow, invocationId: stri
   const restored = await restoreArtifacts(tx, row, plan);
   for (const { filename } of plan) artifactDelta[filename] = restored.versions.get(filename) as number;
   const marker = rewindMarker(invocationId, stateDelta, artifactDelta, reason);
-  const [event] = await appendEventsTx(tx, row, [marker], { bytes: restored.bytes });
+  const {
+    events: [event],
+  } = await appendEventsTx(tx, row, [marker], { bytes: restored.bytes });
   return event;
 }
 
@@ -60,7 +62,8 @@ export async function rewindSession(userId: string, sessionId: string, invocatio
 export async function rewindForMessage(userId: string, sessionId: string, invocationId: string, reason: RewindReason, messageId: string) {
   const db = await getDb();
   return db.write(async (tx) => {
-    const existing = await taskForMessage(tx, await requireSession(tx, userId, sessionId, true), messageId);
+    const session = requireSession(tx, userId, sessionId, true);
+    const [, existing] = await together([session, taskForMessage(tx, sessionId, messageId, session)]);
     if (existing) return existing.id;
     const row = await claimSession(tx, userId, sessionId);
     const marker = await rewindTx(tx, row, invocationId, reason);

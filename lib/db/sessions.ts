@@ -8,7 +8,7 @@ import { autoName, eventText, NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, emptyState, isAppKey, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, together } from "./database";
 import { unshare } from "./forks";
 import { effectiveLayout } from "./layout";
 import { inPiece, logOf, piecesIn } from "./log";
@@ -66,28 +66,38 @@ export async function sessionRecord(tx: Executor, row: SessionRow): Promise<Sess
 }
 
 export async function createSession(userId: string, input: { agent?: string; name?: string; state?: State } = {}): Promise<SessionRecord> {
-  refuseAppScope(Object.keys(input.state ?? {}));
   const db = await getDb();
-  return db.write(async (tx) => {
-    await ensureUser(tx, userId);
-    await lockUser(tx, userId);
-    const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId}`);
-    const limit = config().limits.sessions;
-    if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);
-    const agent = input.agent ?? DEMO_AGENT;
-    const parts = splitDelta(input.state);
-    // null means "no such key", as in every delta.
-    const state = JSON.stringify(applyDelta(emptyState(), parts.session));
-    const name = input.name?.trim();
-    const now = Date.now();
-    const activity = await touchUser(tx, userId);
-    const row = await tx.one<SessionRow>(sql`
-      INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, created_at, updated_at, activity)
-      VALUES (${randomUUID()}, ${userId}, ${agent}, ${name || NEW_CHAT}, ${Boolean(name)}, ${state}, ${state}, ${now}, ${now}, ${activity})
-      RETURNING *`);
-    await applyScopedDelta(tx, userId, agent, parts.user);
-    return sessionRecord(tx, row as SessionRow);
-  });
+  return db.write(async (tx) => sessionRecord(tx, await createSessionTx(tx, userId, input)));
+}
+
+/** A new chat inside the caller's transaction (within the user's chat quota), under `input.id` when given. */
+export async function createSessionTx(
+  tx: Executor,
+  userId: string,
+  input: { id?: string; agent?: string; name?: string; state?: State },
+): Promise<SessionRow> {
+  refuseAppScope(Object.keys(input.state ?? {}));
+  // Issued together (one round trip on PostgreSQL), run in this order: the count once the user's row is locked.
+  const [, , count] = await together([
+    ensureUser(tx, userId),
+    lockUser(tx, userId),
+    tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId}`),
+  ]);
+  const limit = config().limits.sessions;
+  if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);
+  const agent = input.agent ?? DEMO_AGENT;
+  const parts = splitDelta(input.state);
+  // null means "no such key", as in every delta.
+  const state = JSON.stringify(applyDelta(emptyState(), parts.session));
+  const name = input.name?.trim();
+  const now = Date.now();
+  const activity = await touchUser(tx, userId);
+  const row = await tx.one<SessionRow>(sql`
+    INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, created_at, updated_at, activity)
+    VALUES (${input.id ?? randomUUID()}, ${userId}, ${agent}, ${name || NEW_CHAT}, ${Boolean(name)}, ${state}, ${state}, ${now}, ${now}, ${activity})
+    RETURNING *`);
+  await applyScopedDelta(tx, userId, agent, parts.user);
+  return row as SessionRow;
 }
 
 /** The user's chats, most recently active first (a total order), optionally one page at a time. */
@@ -134,6 +144,13 @@ export async function deleteSession(userId: string, sessionId: string): Promise<
     await tx.run(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
     await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${row.stored_bytes} WHERE id = ${userId}`);
   });
+}
+
+/** The automatic name of a log with no rewind markers: its first user event's text, if it has text. */
+export function nameOfLog(events: readonly AdkEvent[]): string {
+  const first = events.find((e) => e.author === "user");
+  const text = first ? eventText(first) : "";
+  return text ? autoName(text) : NEW_CHAT;
 }
 
 /** An automatically named chat takes the name of its first visible user message ("New chat" when none is left). */

@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { localBus } from "./bus";
-import { type Database, type Executor, sqliteDialect } from "./database";
+import { closable, type Database, type Executor, sqliteDialect } from "./database";
 import { checkpointer, MAIN_CHECKPOINT_PAGES } from "./sqlite-checkpoints";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "sqlite");
@@ -82,12 +82,15 @@ export function openSqlite(file: string): Database {
     <T>(fn: (tx: Executor) => Promise<T>) =>
       serialise(async () => {
         sqlite.exec(begin);
+        const transaction = closable(executor);
         try {
-          const result = await fn(executor);
+          const result = await fn(transaction.executor);
+          transaction.close();
           sqlite.exec("COMMIT");
           committed?.();
           return result;
         } catch (error) {
+          transaction.close();
           if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
           throw error;
         }

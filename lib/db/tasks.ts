@@ -14,7 +14,7 @@ import { eventText } from "@/lib/session/names";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import { getDb } from "./client";
 import type { Executor } from "./database";
-import { toEvent } from "./events";
+import { toEvent } from "./history";
 import { effectiveLayout, markerLinks } from "./layout";
 import { eventIdIn, inPiece, inPieces, type Log, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./paging";
@@ -189,11 +189,20 @@ export async function sessionOfTask(tx: Executor, userId: string, taskId: string
   return found.session;
 }
 
-/** The task a send with this A2A messageId started in the session, if any (a retried send). */
-export async function taskForMessage(tx: Executor, row: SessionRow, messageId: string): Promise<Task | null> {
+/**
+ * The task a send with this A2A messageId started in the session, if any (a retried send). The lookup
+ * goes out at once, after the statement that reads `session` (pipelined on PostgreSQL, and run after it);
+ * the session's row is only needed to assemble a task that was found.
+ */
+export async function taskForMessage(
+  tx: Executor,
+  sessionId: string,
+  messageId: string,
+  session: Promise<SessionRow>,
+): Promise<Task | null> {
   const found = await tx.one<TaskRow>(sql`
-    SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.session_id = ${row.id} AND i.message_id = ${messageId} AND i.task IS NOT NULL`);
-  return found ? (await assemble(tx, logOf(row), [found]))[0] : null;
+    SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.session_id = ${sessionId} AND i.message_id = ${messageId} AND i.task IS NOT NULL`);
+  return found ? (await assemble(tx, logOf(await session), [found]))[0] : null;
 }
 
 interface HiddenBy {

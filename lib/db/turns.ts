@@ -6,17 +6,13 @@
 import { sql } from "drizzle-orm";
 import type { Task } from "@/lib/a2a/types";
 import { config } from "@/lib/config";
-import { QuotaExceededError } from "@/lib/errors";
-import type { RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import { appendEventsTx } from "./events";
-import { rewindTx } from "./rewind";
 import { parseJson, runningTaskId, type SessionRow } from "./rows";
 import { refuseWhileBusy, requireSession } from "./sessions";
-import { saveTaskTx, sessionOfTask, taskForMessage } from "./tasks";
-import { lockUser } from "./users";
+import { sessionOfTask } from "./tasks";
 
 /** A turn holds its session this long past its last renewal (renewals come four times as often). */
 export const leaseMs = () => config().turnLeaseMs;
@@ -24,7 +20,7 @@ export const leaseMs = () => config().turnLeaseMs;
 const INTERRUPTED = "Interrupted: the server running this turn stopped before it finished.";
 
 /** The session's columns once no turn holds it. */
-const RELEASED = sql`turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false}`;
+export const RELEASED = sql`turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false}`;
 
 /** Ends a turn whose instance died: an interrupted final event, the task canceled, the lease cleared. */
 async function closeAbandoned(tx: Executor, row: SessionRow) {
@@ -62,58 +58,13 @@ export async function claimSession(tx: Executor, userId: string, sessionId: stri
 }
 
 /** `claimSession` for a session row the caller has already read and locked. */
-async function claimRow(tx: Executor, row: SessionRow, turn?: string): Promise<SessionRow> {
+export async function claimRow(tx: Executor, row: SessionRow, turn?: string): Promise<SessionRow> {
   if (turn === undefined && row.turn_task_id && !runningTaskId(row)) {
     await closeAbandoned(tx, row);
     row = await requireSession(tx, row.user_id, row.id, true);
   }
   refuseWhileBusy(row, turn);
   return row;
-}
-
-/**
- * Starts a turn in one transaction: a send that repeats an A2A `messageId` gets the task it already
- * started; otherwise the session must be free (409) and the user under the concurrent-turn quota
- * (429), then the rewind it asks for (edit, regenerate), the user's event, the task and the lease are
- * stored together.
- */
-export async function beginTurn(
-  userId: string,
-  sessionId: string,
-  input: {
-    task: Task;
-    userEvent: AdkEvent;
-    owner: string;
-    messageId?: string;
-    rewindBefore?: { invocationId: string; reason: RewindReason };
-  },
-): Promise<{ existing: Task } | { event: AdkEvent }> {
-  const db = await getDb();
-  return db.write(async (tx) => {
-    const owned = await requireSession(tx, userId, sessionId, true);
-    if (input.messageId) {
-      const existing = await taskForMessage(tx, owned, input.messageId);
-      if (existing) return { existing };
-    }
-    let row = await claimRow(tx, owned);
-    await lockUser(tx, userId);
-    const now = Date.now();
-    const running = await tx.one<{ n: number }>(sql`
-      SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
-    const limit = config().limits.concurrentTurns;
-    if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
-    // Edit & resend and Regenerate: the rewind and the new turn commit together, or neither does.
-    if (input.rewindBefore) {
-      await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);
-      row = await requireSession(tx, userId, sessionId, true);
-    }
-    const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()}, turn_cancel = ${false}`;
-    const [event] = await appendEventsTx(tx, row, [input.userEvent], {
-      set: lease,
-      task: { task: input.task, messageId: input.messageId },
-    });
-    return { event };
-  });
 }
 
 /** Extends the turn's lease. `held: false` means another instance has taken the session: stop writing. */
@@ -123,18 +74,6 @@ export async function renewTurn(sessionId: string, taskId: string): Promise<{ he
     UPDATE sessions SET turn_lease_until = ${Date.now() + leaseMs()}
     WHERE id = ${sessionId} AND turn_task_id = ${taskId} RETURNING turn_cancel`);
   return { held: Boolean(row), cancel: Boolean(row?.turn_cancel) };
-}
-
-/** Stores the turn's last events (usually its reply), the final task, and releases the session, together. Resolves with the events stored. */
-export async function endTurn(userId: string, sessionId: string, task: Task, events: AdkEvent[] = []): Promise<AdkEvent[]> {
-  const db = await getDb();
-  return db.write(async (tx) => {
-    const row = await claimSession(tx, userId, sessionId, task.id);
-    const stored = events.length > 0 ? await appendEventsTx(tx, row, events, { set: RELEASED }) : [];
-    await saveTaskTx(tx, row, task);
-    if (events.length === 0) await tx.run(sql`UPDATE sessions SET ${RELEASED} WHERE id = ${row.id}`);
-    return stored;
-  });
 }
 
 /** Where a task's turn runs, if it is running: the session and the instance holding it. */

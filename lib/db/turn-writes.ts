@@ -1,0 +1,159 @@
+/**
+ * A turn's own writes: its beginning (the user's event, the task and the lease, in a new chat or an
+ * existing one), the events it emits, and its end; and the history its agent reads (docs/semantics.md, "Turns").
+ */
+import { sql } from "drizzle-orm";
+import type { Task } from "@/lib/a2a/types";
+import { config } from "@/lib/config";
+import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
+import type { RewindReason } from "@/lib/session/rewind";
+import type { AdkEvent } from "@/lib/session/types";
+import type { InvocationNode } from "@/lib/session/versions";
+import { getDb } from "./client";
+import { type Executor, together } from "./database";
+import { appendEventsTx, type LogCursor } from "./events";
+import { readEvents } from "./history";
+import { rewindTx } from "./rewind";
+import type { SessionRow } from "./rows";
+import { createSessionTx, requireSession } from "./sessions";
+import { saveTaskTx, taskForMessage } from "./tasks";
+import { claimRow, claimSession, leaseMs, RELEASED } from "./turns";
+import { lockUser } from "./users";
+
+/**
+ * Starts a turn in one transaction: in a new chat (`create`, made here under `sessionId`), or in the
+ * user's chat of `agent`, where a send that repeats an A2A `messageId` gets the task it already started;
+ * otherwise the session must be free (409) and the user under the concurrent-turn quota (429), then the
+ * rewind it asks for (edit, regenerate), the user's event, the task and the lease are stored together.
+ * Resolves with the user's event, its seq (where the turn's history ends, `historyAt`) and the cursor
+ * for the turn's next write.
+ */
+export async function beginTurn(
+  userId: string,
+  sessionId: string,
+  input: {
+    agent: string;
+    create?: boolean;
+    task: Task;
+    userEvent: AdkEvent;
+    owner: string;
+    messageId?: string;
+    rewindBefore?: { invocationId: string; reason: RewindReason };
+  },
+): Promise<{ existing: Task } | { event: AdkEvent; seq: number; cursor?: LogCursor }> {
+  const db = await getDb();
+  return db.write(async (tx) => {
+    const now = Date.now();
+    const runningTurns = () =>
+      tx.one<{ n: number }>(sql`
+        SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
+    let row: SessionRow;
+    let running: { n: number } | undefined;
+    // Statements issued together go out together on PostgreSQL (one round trip) and run in this order:
+    // each one after the locks before it are held, so none of them reads what a concurrent writer is changing.
+    if (input.create) {
+      [row, running] = await together([createSessionTx(tx, userId, { id: sessionId, agent: input.agent }), runningTurns()]);
+    } else {
+      const session = requireSession(tx, userId, sessionId, true);
+      const [owned, existing, , count] = await together([
+        session,
+        input.messageId ? taskForMessage(tx, sessionId, input.messageId, session) : null,
+        lockUser(tx, userId),
+        runningTurns(),
+      ]);
+      if (owned.agent !== input.agent) throw new WrongAgentError(sessionId, owned.agent);
+      if (existing) return { existing };
+      row = await claimRow(tx, owned);
+      running = count;
+    }
+    const limit = config().limits.concurrentTurns;
+    if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
+    // Edit & resend and Regenerate: the rewind and the new turn commit together, or neither does.
+    if (input.rewindBefore) {
+      await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);
+      row = await requireSession(tx, userId, sessionId, true);
+    }
+    const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()}, turn_cancel = ${false}`;
+    const appended = await appendEventsTx(tx, row, [input.userEvent], {
+      set: lease,
+      task: { task: input.task, messageId: input.messageId },
+    });
+    return { event: appended.events[0], seq: row.last_seq + 1, cursor: appended.cursor };
+  });
+}
+
+/**
+ * A turn's history: the effective history as it was once the log reached `seq` (the turn's user event:
+ * the log only grows, so later events change nothing before it), its last `limit` events.
+ */
+export async function historyAt(userId: string, sessionId: string, seq: number, limit: number): Promise<AdkEvent[]> {
+  const db = await getDb();
+  return db.read(async (tx) => {
+    const row = await requireSession(tx, userId, sessionId);
+    return (await readEvents(tx, { ...row, last_seq: seq }, "effective", { limit })).items;
+  });
+}
+
+/** The columns a turn's writes are computed from: the row its write claims must show the cursor's. */
+const sameLog = (claimed: SessionRow, cursor: SessionRow) =>
+  claimed.last_seq === cursor.last_seq &&
+  claimed.tail_seq === cursor.tail_seq &&
+  claimed.state === cursor.state &&
+  claimed.inherited === cursor.inherited &&
+  claimed.shared_until === cursor.shared_until &&
+  claimed.name === cursor.name &&
+  Boolean(claimed.named_by_user) === Boolean(cursor.named_by_user);
+
+class CursorMoved extends Error {}
+
+/**
+ * A running turn's write to its session. With the cursor its last write left (the turn alone appends while
+ * it holds the session), `write` goes out right behind the statement that claims and locks the row, in the
+ * same round trip on PostgreSQL, instead of after reading the row and the tail's node back. Before commit
+ * the claimed row must show the cursor's values; if not, the transaction is rolled back and `write` runs
+ * again on the row as read.
+ */
+async function turnWrite<T>(
+  userId: string,
+  sessionId: string,
+  turn: string,
+  cursor: LogCursor | undefined,
+  write: (tx: Executor, row: SessionRow, tail?: InvocationNode) => Promise<T>,
+): Promise<T> {
+  const db = await getDb();
+  if (cursor) {
+    try {
+      return await db.write(async (tx) => {
+        const [claimed, written] = await Promise.allSettled([
+          claimSession(tx, userId, sessionId, turn),
+          write(tx, cursor.row, cursor.tail),
+        ]);
+        if (claimed.status === "rejected") throw claimed.reason;
+        if (!sameLog(claimed.value, cursor.row)) throw new CursorMoved();
+        if (written.status === "rejected") throw written.reason;
+        return written.value;
+      });
+    } catch (error) {
+      if (!(error instanceof CursorMoved)) throw error;
+    }
+  }
+  return db.write(async (tx) => write(tx, await claimSession(tx, userId, sessionId, turn)));
+}
+
+/** Stores events a running turn emitted; resolves with them and the cursor for its next write. */
+export async function appendTurnEvents(userId: string, sessionId: string, turn: string, events: AdkEvent[], cursor?: LogCursor) {
+  return turnWrite(userId, sessionId, turn, cursor, (tx, row, tail) => appendEventsTx(tx, row, events, { tail }));
+}
+
+/** Stores the turn's last events (usually its reply), the final task, and releases the session, together. Resolves with the events stored. */
+export async function endTurn(userId: string, sessionId: string, task: Task, events: AdkEvent[] = [], cursor?: LogCursor) {
+  return turnWrite(userId, sessionId, task.id, cursor, async (tx, row, tail) => {
+    const [, stored] = await together([
+      saveTaskTx(tx, row, task),
+      events.length > 0
+        ? appendEventsTx(tx, row, events, { set: RELEASED, tail }).then((appended) => appended.events)
+        : tx.run(sql`UPDATE sessions SET ${RELEASED} WHERE id = ${row.id}`).then(() => []),
+    ]);
+    return stored;
+  });
+}
