@@ -193,6 +193,31 @@ describe("demo agent: turns on the real store", () => {
     expect(await running(f)).toBeNull();
   });
 
+  it("cancel while a tool call waits for its result keeps the call, and ends the turn canceled", async () => {
+    const f = await fixture();
+    let calling: () => void = () => undefined;
+    const called = new Promise<void>((resolve) => {
+      calling = resolve;
+    });
+    const slowTool: Agent = {
+      name: "demo",
+      description: "",
+      async *run(ctx) {
+        yield { type: "event", parts: [{ function_call: { id: "c1", name: "load_state", args: { key: "k" } } }] };
+        calling();
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        yield { type: "event", parts: [{ function_response: { id: "c1", name: "load_state", response: {} } }] };
+      },
+    };
+    const started = await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: slowTool, text: "hi" });
+    await called;
+    expect((await events(f)).map((e) => e.author)).toEqual(["user"]); // the call waits for its result
+    const task = await cancelTurn(f.userId, started.taskId);
+    expect(task?.status.state).toBe("canceled");
+    expect((await events(f)).map((e) => Object.keys(e.content?.parts?.[0] ?? {})[0])).toEqual(["text", "function_call"]);
+    expect(await running(f)).toBeNull();
+  });
+
   it("a late watcher gets the task, the text streamed so far, then the rest of the turn", async () => {
     const f = await fixture();
     process.env.DEMO_WORD_DELAY_MS = "10";
@@ -227,7 +252,10 @@ describe("demo agent: turns on the real store", () => {
     const task = await turn(f, "hi", broken);
     expect(task.status.state).toBe("failed");
     expect(task.status.message?.parts).toEqual([{ kind: "text", text: "model endpoint unreachable" }]);
-    expect((await events(f)).at(-1)).toMatchObject({
+    // The call it emitted before failing is kept, then the failure.
+    const [, call, failure] = await events(f);
+    expect(call.content?.parts?.[0].function_call).toMatchObject({ id: "c1", name: "update_state" });
+    expect(failure).toMatchObject({
       error_code: "AGENT_ERROR",
       error_message: "model endpoint unreachable",
       turn_complete: true,

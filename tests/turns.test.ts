@@ -25,7 +25,7 @@ import {
   saveArtifact,
   switchSession,
 } from "@/lib/db/queries";
-import { completedTask, event, fixture, holdTurn, texts } from "./helpers";
+import { completedTask, event, type Fixture, fixture, holdTurn, texts } from "./helpers";
 import { tableRows } from "./support/db";
 import { sharedDatabase, startProcess } from "./support/processes";
 
@@ -141,7 +141,7 @@ describe("the turn lock", () => {
     await db.run(sql`UPDATE sessions SET turn_task_id = 'someone-else' WHERE id = ${f.sessionId}`);
     const final = await turn.done;
     expect(final.status.state).toBe("canceled");
-    await expect(appendEvents(f.userId, f.sessionId, [event("late")], { turn: turn.taskId })).rejects.toMatchObject({
+    await expect(appendTurnEvents(f.userId, f.sessionId, turn.taskId, [event("late")])).rejects.toMatchObject({
       status: 409,
       code: "stale_turn",
     });
@@ -172,6 +172,7 @@ describe("a turn's context", () => {
     const db = await getDb();
     await db.run(sql`UPDATE sessions SET turn_task_id = NULL WHERE id = ${f.sessionId}`);
     await f.append(event("i4", { author: "demo", text: "reply" }), event("i5", { author: "user", text: "later" }));
+    await rewindSession(f.userId, f.sessionId, "i4");
     expect(await historyAt(f.userId, f.sessionId, begun.seq, 400)).toEqual(history);
     expect(texts(await historyAt(f.userId, f.sessionId, begun.seq, 1))).toEqual(["i4"]);
   });
@@ -193,42 +194,68 @@ describe("a turn's writes", () => {
     expect((await getSession(f.userId, f.sessionId)).state).toEqual({ color: "red" });
   });
 
-  it("computed from a cursor that no longer holds (the session moved since) are computed again from the row, never stored wrong", async () => {
-    const f = await fixture();
-    const task = completedTask(f.sessionId, "t1");
+  /** A turn begun by hand in `f`'s chat, as the runtime begins one: its task and the cursor its first write leaves. */
+  const begin = async (f: Fixture, invocationId: string) => {
+    const task = completedTask(f.sessionId, invocationId);
     const begun = await beginTurn(f.userId, f.sessionId, {
       task,
-      userEvent: event("t1", { author: "user", text: "hello" }),
+      userEvent: event(invocationId, { author: "user", text: "hello" }),
       agent: "demo",
       owner: "test",
     });
     if (!("cursor" in begun) || !begun.cursor) throw new Error("a cursor was expected");
-    const first = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { a: 1 } })], begun.cursor);
-    // Moved under the cursor: a write of the turn's own that did not go through it, and a rename.
-    await appendEvents(f.userId, f.sessionId, [event("t1", { state: { b: 2 } })], { turn: task.id });
+    return { task, cursor: begun.cursor };
+  };
+
+  it("computed from a cursor that no longer holds (the session moved since) are computed again from the row, never stored wrong", async () => {
+    const f = await fixture();
+    const { task, cursor } = await begin(f, "t1");
+    const first = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { a: 1 } })], cursor);
+    // Moved under `first.cursor`: the log, by a write of the turn's own that did not go through the cursor.
+    const second = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { b: 2 } })]);
+    const third = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { c: 3 } })], first.cursor);
+    // Moved under `third.cursor` by a rename alone (the log as it was), and the end is written from the older `second.cursor`.
     await renameSession(f.userId, f.sessionId, "Renamed");
-    const second = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { c: 3 } })], first.cursor);
+    const fourth = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { d: 4 } })], third.cursor);
+    expect(fourth.cursor?.row.name).toBe("Renamed");
     await endTurn(f.userId, f.sessionId, task, [event("t1", { text: "done" })], second.cursor);
-    const session = await getSession(f.userId, f.sessionId);
-    expect(session).toMatchObject({ name: "Renamed", state: { a: 1, b: 2, c: 3 }, running_task_id: null });
-    expect(texts((await listEvents(f.userId, f.sessionId)).items)).toEqual(["hello", undefined, undefined, undefined, "done"]);
+    expect(await getSession(f.userId, f.sessionId)).toMatchObject({
+      name: "Renamed",
+      state: { a: 1, b: 2, c: 3, d: 4 },
+      running_task_id: null,
+    });
+    expect(texts((await listEvents(f.userId, f.sessionId)).items)).toEqual(["hello", undefined, undefined, undefined, undefined, "done"]);
+    expect((await getTask(f.userId, task.id)).history).toHaveLength(6);
     expect(await checkInvariants(await getDb())).toEqual([]);
-    // A stale cursor gets no write past a turn that no longer holds the session.
-    await expect(appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1")], second.cursor)).rejects.toMatchObject({
+    // No write gets past a turn that no longer holds the session, with a cursor or without.
+    await expect(appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1")], fourth.cursor)).rejects.toMatchObject({
       code: "stale_turn",
     });
   });
 
-  it("in a fork keep going when the fork's source is deleted under the turn (its rows copied into the fork)", async () => {
-    process.env.DEMO_WORD_DELAY_MS = "40";
+  it("in a fork go on when the fork's source is deleted under the turn (its rows copied into the fork)", async () => {
     const f = await fixture();
     await f.append(event("i1", { author: "user", text: "first" }), event("i1", { text: "reply", state: { n: 1 } }));
     const fork = await forkSession(f.userId, f.sessionId);
-    const turn = await startTurn({ userId: f.userId, sessionId: fork.id, agent: demo, text: "set color to blue" });
+    const inFork = { ...f, sessionId: fork.id };
+    const { task, cursor } = await begin(inFork, "t1");
     await deleteSession(f.userId, f.sessionId);
-    expect((await turn.done).status.state).toBe("completed");
+    const appended = await appendTurnEvents(f.userId, fork.id, task.id, [event("t1", { state: { color: "blue" } })], cursor);
+    expect(appended.cursor?.row.inherited).not.toBe(cursor.row.inherited);
+    await endTurn(f.userId, fork.id, task, [event("t1", { text: "done" })], appended.cursor);
     expect((await getSession(f.userId, fork.id)).state).toEqual({ n: 1, color: "blue" });
+    expect(texts((await listEvents(f.userId, fork.id)).items)).toEqual(["first", "reply", "hello", undefined, "done"]);
     expect(await checkInvariants(await getDb())).toEqual([]);
+  });
+
+  it("start only in a chat of the agent addressed, and change nothing otherwise", async () => {
+    const f = await fixture({}, "assistant");
+    const before = await tableRows();
+    await expect(startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "hi" })).rejects.toMatchObject({
+      status: 400,
+      message: `Session ${f.sessionId} belongs to agent assistant`,
+    });
+    expect(await tableRows()).toEqual(before);
   });
 
   it("start a new chat in the turn's own transaction: a turn refused leaves no chat behind", async () => {

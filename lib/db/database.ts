@@ -81,12 +81,21 @@ export function closable(executor: Executor): { executor: Executor; close(): voi
 
 /**
  * `Promise.all` for statements issued together in a transaction: it settles once every one of them
- * has, so none is still running when a failure ends the transaction; then it rejects with the first
- * failure in `values` order, or resolves with all the results.
+ * has, so none is still running when a failure ends the transaction; then it rejects with the failure
+ * that came first (on PostgreSQL the statements after a failed one fail too, as "transaction aborted":
+ * the first one says what happened, a deadlock the store retries, say), or resolves with all the results.
  */
 export async function together<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
-  const settled = await Promise.allSettled(values);
-  for (const result of settled) if (result.status === "rejected") throw result.reason;
+  let failure: { reason: unknown } | undefined;
+  const settled = await Promise.allSettled(
+    values.map((value) =>
+      Promise.resolve(value).catch((reason) => {
+        failure ??= { reason };
+        throw reason;
+      }),
+    ),
+  );
+  if (failure) throw failure.reason;
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
 }
 

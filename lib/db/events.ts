@@ -25,7 +25,7 @@ export const MAX_EVENTS_PER_APPEND = 1000;
 const MAX_LOOKED_UP = 100;
 
 /** Every file version `delta` refers to exists (one query per batch of files, whatever the delta's size). */
-async function requireArtifactVersions(tx: Executor, row: SessionRow, delta: ArtifactDelta) {
+async function requireArtifactVersions(tx: Executor, row: LogRow, delta: ArtifactDelta) {
   for (const wanted of inBatches(Object.entries(delta))) {
     const rows = typedValues(
       wanted.map(([filename, version]) => [artifactScope(row, filename), filename, version]),
@@ -113,7 +113,7 @@ function logWriter(sessionId: string) {
  */
 export async function appendEventsTx(
   tx: Executor,
-  row: SessionRow,
+  row: LogRow,
   input: AdkEvent[],
   also: { set?: SQL; bytes?: number; task?: { task: Task; messageId?: string }; tail?: InvocationNode } = {},
 ): Promise<{ events: AdkEvent[]; cursor?: LogCursor }> {
@@ -185,12 +185,12 @@ export async function appendEventsTx(
   // A chat that was empty is named from this batch alone when it has no marker: nothing to read back.
   const logName = renamed && row.last_seq === 0 && !stored.some(rewindTarget) ? nameOfLog(stored) : undefined;
   const firstName = logName !== row.name ? logName : undefined;
-  const next = { state: JSON.stringify(state), last_seq: seq, tail_seq: tail, updated_at: Date.now(), name: firstName ?? row.name };
+  const next = { state: JSON.stringify(state), last_seq: seq, tail_seq: tail, name: firstName ?? row.name };
   // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
   const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes), (returned) => [
     ...writer.rest(),
     sql`
-      UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${next.updated_at},
+      UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
         activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${firstName ? sql`, name = ${firstName}` : sql``}${
           also.set ? sql`, ${also.set}` : sql``
         }
@@ -202,22 +202,36 @@ export async function appendEventsTx(
     await refreshAutoName(tx, row.id);
     return { events: stored };
   }
-  const after = { ...row, ...next, activity: touched.activity, stored_bytes: row.stored_bytes + bytes };
-  return { events: stored, cursor: tailNode ? { row: after, tail: tailNode } : undefined };
+  return { events: stored, cursor: tailNode ? { row: { ...row, ...next }, tail: tailNode } : undefined };
 }
 
+/** The columns of a session's row that an append reads. */
+export const LOG_COLUMNS = [
+  "id",
+  "user_id",
+  "agent",
+  "state",
+  "last_seq",
+  "tail_seq",
+  "inherited",
+  "shared_until",
+  "name",
+  "named_by_user",
+] as const;
+export type LogRow = Pick<SessionRow, (typeof LOG_COLUMNS)[number]>;
+
 /**
- * What an append leaves its writer for the next one: the session's row as the append left it (but for
- * the columns `also.set` wrote) and the node of the invocation at its tail. A running turn, which alone
- * appends to its session, computes its next append from it instead of reading both back (lib/db/turn-writes.ts).
+ * What an append leaves its writer for the next one: those columns as the append left them, and the
+ * node of the invocation at its tail. A running turn, which alone appends to its session, computes its
+ * next append from it instead of reading both back (lib/db/turn-writes.ts).
  */
 export interface LogCursor {
-  row: SessionRow;
+  row: LogRow;
   tail: InvocationNode;
 }
 
-/** Appends a batch in one transaction; `turn` is the running turn's task id when the turn itself writes. */
-export async function appendEvents(userId: string, sessionId: string, input: AdkEvent[], opts: { turn?: string } = {}) {
+/** Appends a batch in one transaction, from outside any turn (a running turn's own: appendTurnEvents). */
+export async function appendEvents(userId: string, sessionId: string, input: AdkEvent[]) {
   const db = await getDb();
-  return db.write(async (tx) => (await appendEventsTx(tx, await claimSession(tx, userId, sessionId, opts.turn), input)).events);
+  return db.write(async (tx) => (await appendEventsTx(tx, await claimSession(tx, userId, sessionId), input)).events);
 }

@@ -111,7 +111,8 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     const client = await pool.connect();
     const transaction = closable(executorOn(client, true));
     try {
-      // BEGIN goes out with the transaction's first statements, not a round trip ahead of them.
+      // BEGIN goes out with the transaction's first statements, not a round trip ahead of them: it cannot
+      // fail on a healthy connection, and a broken one fails every statement behind it too.
       const [, result] = await together([client.query(begin), fn(transaction.executor)]);
       transaction.close();
       await client.query("COMMIT");

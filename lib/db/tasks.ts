@@ -13,7 +13,7 @@ import { walkRewinds } from "@/lib/session/effective-history";
 import { eventText } from "@/lib/session/names";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, together } from "./database";
 import { toEvent } from "./history";
 import { effectiveLayout, markerLinks } from "./layout";
 import { eventIdIn, inPiece, inPieces, type Log, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
@@ -72,7 +72,7 @@ const taskRefused = (task: Task) =>
   new ValidationError(`Task ${task.id}: invocation ${taskInvocation(task)} has no events or another task, or a fork shares it`);
 
 /** Creates or updates a task inside the caller's transaction; its invocation must have begun. */
-export async function saveTaskTx(tx: Executor, row: SessionRow, task: Task, messageId?: string) {
+export async function saveTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) {
   const saved = await tx.run(taskUpdate(task, messageId ?? null, { id: sql`${row.id}`, sharedUntil: sql`${row.shared_until}` }));
   if (saved === 0) throw taskRefused(task);
 }
@@ -250,13 +250,17 @@ export async function listTasks(
       const range = layout.rewound.find((h) => r.position >= h.from && r.position <= h.to);
       if (range) hidden.set(r.id, range);
     }
-    const markers = await rewoundMetadata(tx, log, hidden);
-    const siblings = await siblingsOf(
-      tx,
-      log,
-      page.items.filter((r) => !hidden.has(r.id)),
-    );
-    const tasks = (await assemble(tx, log, page.items)).map((task) => {
+    // Independent reads, issued together: one round trip for their first statements on PostgreSQL.
+    const [markers, siblings, assembled] = await together([
+      rewoundMetadata(tx, log, hidden),
+      siblingsOf(
+        tx,
+        log,
+        page.items.filter((r) => !hidden.has(r.id)),
+      ),
+      assemble(tx, log, page.items),
+    ]);
+    const tasks = assembled.map((task) => {
       const by = hidden.get(task.id);
       const marker = by && markers.get(by.markerSeq);
       const extra = by

@@ -11,7 +11,7 @@ import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
-import { appendEventsTx, type LogCursor } from "./events";
+import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow } from "./events";
 import { readEvents } from "./history";
 import { rewindTx } from "./rewind";
 import type { SessionRow } from "./rows";
@@ -73,7 +73,8 @@ export async function beginTurn(
       await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);
       row = await requireSession(tx, userId, sessionId, true);
     }
-    const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${now + leaseMs()}, turn_cancel = ${false}`;
+    // Read again: the lease runs from when the locks were held, not from before waiting for them.
+    const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${Date.now() + leaseMs()}, turn_cancel = ${false}`;
     const appended = await appendEventsTx(tx, row, [input.userEvent], {
       set: lease,
       task: { task: input.task, messageId: input.messageId },
@@ -94,15 +95,11 @@ export async function historyAt(userId: string, sessionId: string, seq: number, 
   });
 }
 
-/** The columns a turn's writes are computed from: the row its write claims must show the cursor's. */
-const sameLog = (claimed: SessionRow, cursor: SessionRow) =>
-  claimed.last_seq === cursor.last_seq &&
-  claimed.tail_seq === cursor.tail_seq &&
-  claimed.state === cursor.state &&
-  claimed.inherited === cursor.inherited &&
-  claimed.shared_until === cursor.shared_until &&
-  claimed.name === cursor.name &&
-  Boolean(claimed.named_by_user) === Boolean(cursor.named_by_user);
+/** The row a turn's write claims shows the columns its cursor computed the write from. */
+const sameLog = (claimed: SessionRow, cursor: LogRow) =>
+  LOG_COLUMNS.every((column) =>
+    column === "named_by_user" ? Boolean(claimed[column]) === Boolean(cursor[column]) : claimed[column] === cursor[column],
+  );
 
 class CursorMoved extends Error {}
 
@@ -118,7 +115,7 @@ async function turnWrite<T>(
   sessionId: string,
   turn: string,
   cursor: LogCursor | undefined,
-  write: (tx: Executor, row: SessionRow, tail?: InvocationNode) => Promise<T>,
+  write: (tx: Executor, row: LogRow, tail?: InvocationNode) => Promise<T>,
 ): Promise<T> {
   const db = await getDb();
   if (cursor) {

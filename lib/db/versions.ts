@@ -4,7 +4,7 @@ import { InvocationNotFoundError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import { isVisible, latestHeadShowing } from "@/lib/session/versions";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, together } from "./database";
 import { invocationAt, invocationNode, markerLinks } from "./layout";
 import { inPiece, type Log, logOf } from "./log";
 import { rewindTx } from "./rewind";
@@ -53,10 +53,12 @@ export async function siblingsOf(
   const all = (
     parents.length > 200
       ? await children(sql`true`)
-      : [
-          ...(named.length ? await children(sql`after_invocation_id IN (${inList})`) : []),
-          ...(parents.includes(null) ? await children(sql`after_invocation_id IS NULL`) : []),
-        ]
+      : (
+          await together([
+            named.length ? children(sql`after_invocation_id IN (${inList})`) : [],
+            parents.includes(null) ? children(sql`after_invocation_id IS NULL`) : [],
+          ])
+        ).flat()
   ).sort((a, b) => a.first_seq - b.first_seq);
   const groups = new Map<string | null, string[]>();
   for (const s of all) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
