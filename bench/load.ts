@@ -4,7 +4,8 @@
  * time to the first streamed token (p50/p99) and turns per second. By default a user sends again the moment
  * a reply ends, which keeps the server saturated; BENCH_LOAD_THINK_MS gives each user a pause between turns
  * (random, 0.5–1.5× that mean) to model people reading and typing, and BENCH_LOAD_RAMP_MS spreads the
- * users' first sends evenly over that long instead of all at once.
+ * users' first sends evenly over that long instead of all at once. BENCH_LOAD_INSTANCES sets how many
+ * instances serve (bench/run.ts: one on SQLite, two on PostgreSQL by default).
  */
 import http from "node:http";
 import { Readable } from "node:stream";

@@ -70,7 +70,8 @@ async function main() {
     if (LOAD) {
       build();
       const servers: Server[] = [];
-      for (let i = 0; i < (postgres ? 2 : 1); i++) servers.push(await startServer(PORT + i, { DATABASE_POOL_SIZE: "20" }));
+      const instances = Number(process.env.BENCH_LOAD_INSTANCES ?? (postgres ? 2 : 1));
+      for (let i = 0; i < instances; i++) servers.push(await startServer(PORT + i, { DATABASE_POOL_SIZE: "20" }));
       try {
         const load = await loadBench(servers.map((s) => s.base));
         console.log(`\nLoad on ${DIALECT} (${load.instances} instance(s)):`, load);

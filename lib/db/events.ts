@@ -9,8 +9,8 @@ import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation, tailOf } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
 import { getDb } from "./client";
-import { type Executor, inBatches, typedValues } from "./database";
-import { invocationAt, invocationNode, markerLinks, nodesAndHolder } from "./layout";
+import { type Executor, inBatches, together, typedValues } from "./database";
+import { type Ahead, invocationAt, invocationNode, lookAhead, markerLinks, nodesAndHolder } from "./layout";
 import { logOf, ownFrom } from "./log";
 import type { SessionRow } from "./rows";
 import { nameOfLog, refreshAutoName, refuseAppScope } from "./sessions";
@@ -23,6 +23,12 @@ import { checkQuota, type UserTouched, userTouch } from "./users";
 export const MAX_EVENTS_PER_APPEND = 1000;
 /** Invocations an append looks up in its first statement; a batch naming more finds the rest one by one. */
 const MAX_LOOKED_UP = 100;
+
+/** The invocations a batch names: its events' and their rewind targets. */
+const namedIn = (input: AdkEvent[]) => [...new Set(input.flatMap((e) => [e.invocation_id, rewindTarget(e)]).filter((id) => id !== null))];
+
+/** Those looked up with the tail's node before the batch is appended (any other is looked up when met, then kept). */
+export const lookedUp = (input: AdkEvent[]) => namedIn(input).slice(0, MAX_LOOKED_UP);
 
 /** Every file version `delta` refers to exists (one query per batch of files, whatever the delta's size). */
 async function requireArtifactVersions(tx: Executor, row: LogRow, delta: ArtifactDelta) {
@@ -115,18 +121,18 @@ export async function appendEventsTx(
   tx: Executor,
   row: LogRow,
   input: AdkEvent[],
-  also: { set?: SQL; bytes?: number; task?: { task: Task; messageId?: string }; tail?: InvocationNode } = {},
+  also: { set?: SQL; bytes?: number; task?: { task: Task; messageId?: string }; tail?: InvocationNode; ahead?: Ahead } = {},
 ): Promise<{ events: AdkEvent[]; cursor?: LogCursor }> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
   const log = logOf(row);
-  // The invocations the batch names and the one at its tail, looked up together; any other lookup is cached.
-  const named = [...new Set(input.flatMap((e) => [e.invocation_id, rewindTarget(e)]).filter((id) => id !== null))];
   const start = also.tail
     ? { nodes: new Map([[also.tail.invocationId, also.tail]]), holder: also.tail }
     : row.last_seq === 0 // an empty log (a new chat) has no invocations to look up
-      ? { nodes: new Map(named.map((id) => [id, null])), holder: null }
-      : await nodesAndHolder(tx, log, named.slice(0, MAX_LOOKED_UP), row.tail_seq);
+      ? { nodes: new Map(namedIn(input).map((id) => [id, null])), holder: null }
+      : also.ahead && !row.inherited && also.ahead.tail === row.tail_seq
+        ? also.ahead
+        : await nodesAndHolder(tx, log, lookedUp(input), row.tail_seq);
   const known = new Map<string, InvocationNode | null>(start.nodes);
   const node = async (invocationId: string) => {
     if (!known.has(invocationId)) known.set(invocationId, await invocationNode(tx, log, invocationId));
@@ -233,5 +239,8 @@ export interface LogCursor {
 /** Appends a batch in one transaction, from outside any turn (a running turn's own: appendTurnEvents). */
 export async function appendEvents(userId: string, sessionId: string, input: AdkEvent[]) {
   const db = await getDb();
-  return db.write(async (tx) => (await appendEventsTx(tx, await claimSession(tx, userId, sessionId), input)).events);
+  return db.write(async (tx) => {
+    const [row, ahead] = await together([claimSession(tx, userId, sessionId), lookAhead(tx, sessionId, lookedUp(input))]);
+    return (await appendEventsTx(tx, row, input, { ahead })).events;
+  });
 }

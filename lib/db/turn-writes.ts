@@ -11,8 +11,9 @@ import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
-import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow } from "./events";
+import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./events";
 import { readEvents } from "./history";
+import { type Ahead, lookAhead } from "./layout";
 import { rewindTx } from "./rewind";
 import type { SessionRow } from "./rows";
 import { createSessionTx, requireSession } from "./sessions";
@@ -49,18 +50,21 @@ export async function beginTurn(
         SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
     let row: SessionRow;
     let running: { n: number } | undefined;
+    let ahead: Ahead | undefined;
     // Statements issued together go out together on PostgreSQL (one round trip) and run in this order:
     // each one after the locks before it are held, so none of them reads what a concurrent writer is changing.
     if (input.create) {
       [row, running] = await together([createSessionTx(tx, userId, { id: sessionId, agent: input.agent }), runningTurns()]);
     } else {
       const session = requireSession(tx, userId, sessionId, true);
-      const [owned, existing, , count] = await together([
+      const [owned, existing, , count, looked] = await together([
         session,
         input.messageId ? taskForMessage(tx, sessionId, input.messageId, session) : null,
         lockUser(tx, userId),
         runningTurns(),
+        lookAhead(tx, sessionId, lookedUp([input.userEvent])),
       ]);
+      ahead = looked;
       if (owned.agent !== input.agent) throw new WrongAgentError(sessionId, owned.agent);
       if (existing) return { existing };
       row = await claimRow(tx, owned);
@@ -78,6 +82,7 @@ export async function beginTurn(
     const appended = await appendEventsTx(tx, row, [input.userEvent], {
       set: lease,
       task: { task: input.task, messageId: input.messageId },
+      ahead,
     });
     return { event: appended.events[0], seq: row.last_seq + 1, cursor: appended.cursor };
   });
