@@ -17,6 +17,7 @@ const arg = (name: string) => {
 /** `--db postgres` runs everything on a throwaway PostgreSQL cluster instead of the SQLite file. */
 export const DIALECT = arg("db") === "postgres" ? "postgres" : "sqlite";
 export const LOAD = process.argv.includes("--load");
+export const TURNS = process.argv.includes("--turns");
 
 export const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 

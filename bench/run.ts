@@ -1,8 +1,9 @@
 /**
- * `npm run bench` (`-- --db postgres` for PostgreSQL, `-- --load` for the load bench): rewind, undo,
- * fork, switch, append and paged reads on sessions of 100, 1k and 10k invocations, through the store and
- * through the HTTP API of the production build. Prints medians with each size's ratio to the previous
- * one; writes bench/results-<dialect>.json (bench/load-<dialect>.json for the load bench).
+ * `npm run bench` (`-- --db postgres` for PostgreSQL): rewind, undo, fork, switch, append and paged reads
+ * on sessions of 100, 1k and 10k invocations, through the store and through the HTTP API of the production
+ * build. Prints medians with each size's ratio to the previous one; writes bench/results-<dialect>.json.
+ * `-- --load`: the load bench (bench/load-<dialect>.json); `-- --turns`: a turn's cost in-process
+ * (bench/turns-<dialect>.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +12,7 @@ import { issueToken } from "@/lib/auth";
 import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
-import { DIALECT, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES } from "./env";
+import { DIALECT, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES, TURNS } from "./env";
 import { buildSession } from "./fixtures";
 import { httpBench } from "./http";
 import { loadBench } from "./load";
@@ -19,6 +20,7 @@ import { type Row, sideBySide } from "./measure";
 import { Results } from "./results";
 import { build, run, type Server, startServer } from "./servers";
 import { type Built, storeBench } from "./store";
+import { turnsBench } from "./turns";
 
 async function benchSizes(results: Results) {
   const userId = await createUser();
@@ -67,6 +69,12 @@ async function main() {
   const postgres = DIALECT === "postgres" ? await startPostgres({ durable: true }) : null;
   prepareEnvironment(postgres?.url);
   try {
+    if (TURNS) {
+      const turns = await turnsBench(DIALECT);
+      console.log(`\nA demo-agent turn in-process on ${DIALECT}:`, turns);
+      writeFileSync(path.join(ROOT, `bench/turns-${DIALECT}.json`), JSON.stringify({ date: new Date().toISOString(), ...turns }, null, 2));
+      return;
+    }
     if (LOAD) {
       build();
       const servers: Server[] = [];
