@@ -39,4 +39,17 @@ describe("a transaction's statements", () => {
     expect(renamed).toBe("before the rollback");
     expect((await getSession(f.userId, f.sessionId)).name).toBe("Test chat");
   });
+
+  it("issued together report the statement that failed, not those it aborted behind it", async () => {
+    const f = await fixture();
+    const db = await getDb();
+    // The failing statement settles through more awaits than the one behind it, which PostgreSQL then
+    // refuses as "transaction aborted": that refusal can reach `together` first.
+    const deep = async (tx: Executor) => (async () => (async () => tx.one(sql`SELECT * FROM no_such_table`))())();
+    const behind = (tx: Executor) => tx.one(sql`SELECT 1 AS one`);
+    for (let i = 0; i < 20; i++) {
+      await expect(db.write((tx) => together([deep(tx), behind(tx)]))).rejects.toThrow(/no_such_table/);
+    }
+    expect((await getSession(f.userId, f.sessionId)).name).toBe("Test chat");
+  });
 });

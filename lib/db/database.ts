@@ -79,23 +79,20 @@ export function closable(executor: Executor): { executor: Executor; close(): voi
   };
 }
 
+/** SQLSTATE in_failed_sql_transaction: a statement PostgreSQL refused because one before it had failed. */
+const ABORTED = "25P02";
+
 /**
  * `Promise.all` for statements issued together in a transaction: it settles once every one of them
  * has, so none is still running when a failure ends the transaction; then it rejects with the failure
- * that came first (on PostgreSQL the statements after a failed one fail too, as "transaction aborted":
- * the first one says what happened, a deadlock the store retries, say), or resolves with all the results.
+ * that says what happened, or resolves with all the results. On PostgreSQL the statements behind a
+ * failed one fail too, as "transaction aborted", and may settle first: the first other failure in issue
+ * order is the cause (a deadlock the store retries, say).
  */
 export async function together<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
-  let failure: { reason: unknown } | undefined;
-  const settled = await Promise.allSettled(
-    values.map((value) =>
-      Promise.resolve(value).catch((reason) => {
-        failure ??= { reason };
-        throw reason;
-      }),
-    ),
-  );
-  if (failure) throw failure.reason;
+  const settled = await Promise.allSettled(values);
+  const failures = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
+  if (failures.length > 0) throw failures.find((reason) => (reason as { code?: string }).code !== ABORTED) ?? failures[0];
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
 }
 

@@ -130,7 +130,7 @@ export async function appendEventsTx(
     ? { nodes: new Map([[also.tail.invocationId, also.tail]]), holder: also.tail }
     : row.last_seq === 0 // an empty log (a new chat) has no invocations to look up
       ? { nodes: new Map(namedIn(input).map((id) => [id, null])), holder: null }
-      : also.ahead && !row.inherited && also.ahead.tail === row.tail_seq
+      : also.ahead && !row.inherited && also.ahead.tail === row.tail_seq && also.ahead.lastSeq === row.last_seq
         ? also.ahead
         : await nodesAndHolder(tx, log, lookedUp(input), row.tail_seq);
   const known = new Map<string, InvocationNode | null>(start.nodes);

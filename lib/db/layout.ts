@@ -90,37 +90,39 @@ export interface Ahead {
   nodes: Map<string, InvocationNode | null>;
   holder: InvocationNode | null;
   tail: number;
+  lastSeq: number;
 }
 
 /**
  * `nodesAndHolder` for a chat that is no fork (its log is its own, one piece), issued before its row is
  * read: the tail is the one the row shows when the statement runs, which is once the row is locked when
  * the statement goes out behind the lock (one round trip on PostgreSQL). An append uses it when the row
- * it then reads shows no fork and that tail.
+ * it then reads shows no fork, that tail and that last seq (nothing was appended in between).
  */
 export async function lookAhead(tx: Executor, sessionId: string, invocationIds: string[]): Promise<Ahead> {
   const own = logOf({ id: sessionId, inherited: null });
   const queries = [
-    ...(invocationIds.length ? [nodesNamed(own, invocationIds, sql`0 AS holds, NULL AS tail, `)] : []),
+    ...(invocationIds.length ? [nodesNamed(own, invocationIds, sql`0 AS holds, NULL AS tail, NULL AS last, `)] : []),
     sql`
-      SELECT 1 AS holds, s.tail_seq AS tail, ${nodeColumns("i.")} FROM sessions s
+      SELECT 1 AS holds, s.tail_seq AS tail, s.last_seq AS last, ${nodeColumns("i.")} FROM sessions s
         LEFT JOIN events e ON e.session_id = s.id AND e.seq = s.tail_seq
         LEFT JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
       WHERE s.id = ${sessionId}`,
   ];
-  const rows = await tx.all<(NodeRow & { holds: number; tail: number | null }) | { holds: 1; tail: number; invocation_id: null }>(
-    sql.join(queries, sql` UNION ALL `),
-  );
+  type Row = { holds: number; tail: number | null; last: number | null };
+  const rows = await tx.all<(NodeRow & Row) | (Row & { invocation_id: null })>(sql.join(queries, sql` UNION ALL `));
   const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
   let holder: InvocationNode | null = null;
   let tail = -1;
+  let lastSeq = -1;
   for (const r of rows) {
     if (r.holds) {
       tail = Number(r.tail);
+      lastSeq = Number(r.last);
       if (r.invocation_id !== null) holder = toNode(r as NodeRow);
     } else nodes.set(r.invocation_id as string, toNode(r as NodeRow));
   }
-  return { nodes, holder, tail };
+  return { nodes, holder, tail, lastSeq };
 }
 
 /** The first event of invocation X (the rewind/fork boundary); unknown X is `invocation_not_found`. */
