@@ -24,6 +24,7 @@ export interface SessionRow {
   turn_lease_until: number | null;
   turn_cancel: boolean | number;
   tree_built: boolean | number;
+  deleted_at: number | null;
 }
 
 export const parseJson = <T>(text: string) => JSON.parse(text) as T;

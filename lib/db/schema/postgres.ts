@@ -40,6 +40,7 @@ export const sessions = pgTable(
     turnLeaseUntil: millis("turn_lease_until"),
     turnCancel: boolean("turn_cancel").notNull().default(false),
     treeBuilt: boolean("tree_built").notNull().default(true),
+    deletedAt: millis("deleted_at"),
   },
   (t) => [
     index("sessions_user_activity").on(t.userId, t.activity),

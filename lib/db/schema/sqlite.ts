@@ -48,6 +48,8 @@ export const sessions = sqliteTable(
     turnCancel: integer("turn_cancel", { mode: "boolean" }).notNull().default(false),
     /** False for chats stored before invocations were recorded: filled in once at start-up. */
     treeBuilt: integer("tree_built", { mode: "boolean" }).notNull().default(true),
+    /** Set when the user deleted a chat whose rows forks still share: hidden everywhere, collected with its last fork. */
+    deletedAt: integer("deleted_at"),
   },
   (t) => [
     index("sessions_user_activity").on(t.userId, t.activity),
