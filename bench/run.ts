@@ -3,7 +3,8 @@
  * on sessions of 100, 1k and 10k invocations, through the store and through the HTTP API of the production
  * build. Prints medians with each size's ratio to the previous one; writes bench/results-<dialect>.json.
  * `-- --load`: the load bench (bench/load-<dialect>.json); `-- --turns`: a turn's cost in-process
- * (bench/turns-<dialect>.json).
+ * (bench/turns-<dialect>.json); `-- --hardening`: heavy requests and what another user waits meanwhile, and
+ * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,8 +13,9 @@ import { issueToken } from "@/lib/auth";
 import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
-import { DIALECT, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES, TURNS } from "./env";
+import { DIALECT, HARDENING, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES, TURNS } from "./env";
 import { buildSession } from "./fixtures";
+import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
 import { loadBench } from "./load";
 import { type Row, sideBySide } from "./measure";
@@ -69,6 +71,15 @@ async function main() {
   const postgres = DIALECT === "postgres" ? await startPostgres({ durable: true }) : null;
   prepareEnvironment(postgres?.url);
   try {
+    if (HARDENING) {
+      const figures = await hardeningBench();
+      console.log(`\nHeavy requests on ${DIALECT}:`, JSON.stringify(figures, null, 2));
+      writeFileSync(
+        path.join(ROOT, `bench/hardening-${DIALECT}.json`),
+        JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2),
+      );
+      return;
+    }
     if (TURNS) {
       const turns = await turnsBench(DIALECT);
       console.log(`\nA demo-agent turn in-process on ${DIALECT}:`, turns);

@@ -6,11 +6,11 @@ import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, parseState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
-import { type InvocationNode, placeInvocation, tailOf } from "@/lib/session/versions";
+import { type InvocationNode, placeInvocation } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
 import { getDb } from "./client";
 import { type Executor, inBatches, together, typedValues } from "./database";
-import { type Ahead, invocationAt, invocationNode, lookAhead, markerLinks, nodesAndHolder } from "./layout";
+import { type Ahead, invocationAt, invocationNodes, lookAhead, markerLinks, nodesAndHolder } from "./layout";
 import { logOf, ownFrom } from "./log";
 import type { SessionRow } from "./rows";
 import { nameOfLog, refreshAutoName, refuseAppScope } from "./sessions";
@@ -21,13 +21,13 @@ import { checkQuota, type UserTouched, userTouch } from "./users";
 
 /** At most this many events per append request: one request never holds the write lock for long. */
 export const MAX_EVENTS_PER_APPEND = 1000;
-/** Invocations an append looks up in its first statement; a batch naming more finds the rest one by one. */
+/** Invocations an append looks up in its first statement; a batch naming more finds the rest in one more. */
 const MAX_LOOKED_UP = 100;
 
 /** The invocations a batch names: its events' and their rewind targets. */
 const namedIn = (input: AdkEvent[]) => [...new Set(input.flatMap((e) => [e.invocation_id, rewindTarget(e)]).filter((id) => id !== null))];
 
-/** Those looked up with the tail's node before the batch is appended (any other is looked up when met, then kept). */
+/** Those looked up with the tail's node before the batch is appended. */
 export const lookedUp = (input: AdkEvent[]) => namedIn(input).slice(0, MAX_LOOKED_UP);
 
 /** Every file version `delta` refers to exists (one query per batch of files, whatever the delta's size). */
@@ -48,46 +48,14 @@ async function requireArtifactVersions(tx: Executor, row: LogRow, delta: Artifac
 }
 
 /**
- * What a batch writes to the log, held until the batch needs it in the tables (a rewind marker's links
- * are read back) or ends: its events, and its new invocations with their last seq already known, one
- * statement each. Invocations that began before only have their last seq moved, at the end.
+ * What a batch writes to the log, held until the batch ends: its events, and its new invocations with
+ * their last seq already known, one statement each; invocations that began before only have their last
+ * seq moved.
  */
 function logWriter(sessionId: string) {
-  let events: SQL[] = [];
-  let begun = new Map<string, { node: InvocationNode; lastSeq: number; task?: SQL }>();
+  const events: SQL[] = [];
+  const begun = new Map<string, { node: InvocationNode; lastSeq: number; task?: SQL }>();
   const extended = new Map<string, number>();
-  /** The statements that write what is held, which is then no longer held. */
-  const take = (withExtended: boolean) => {
-    const statements: SQL[] = [];
-    if (events.length > 0) {
-      statements.push(sql`
-        INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
-        VALUES ${sql.join(events, sql`, `)}`);
-      events = [];
-    }
-    if (begun.size > 0) {
-      const withTask = [...begun.values()].some((b) => b.task);
-      const rows = [...begun.values()].map(
-        ({ node, lastSeq, task }) =>
-          sql`(${sessionId}, ${node.invocationId}, ${node.firstSeq}, ${lastSeq}, ${node.afterInvocationId}, ${node.depth}, ${node.isMarker}${
-            withTask ? sql`, ${task ?? sql`NULL, NULL, NULL`}` : sql``
-          })`,
-      );
-      statements.push(sql`
-        INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker${
-          withTask ? sql.raw(", task_id, task, message_id") : sql``
-        })
-        VALUES ${sql.join(rows, sql`, `)}`);
-      begun = new Map();
-    }
-    if (withExtended) {
-      for (const [invocationId, last] of extended) {
-        statements.push(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${sessionId} AND invocation_id = ${invocationId}`);
-      }
-      extended.clear();
-    }
-    return statements;
-  };
   return {
     /** A new invocation; `task`, the values of its task's columns when its task is stored with it. */
     begin(node: InvocationNode, task?: SQL) {
@@ -100,13 +68,44 @@ function logWriter(sessionId: string) {
       if (pending) pending.lastSeq = seq;
       else extended.set(event.invocation_id, seq);
     },
-    /** Writes the events and new invocations now (the last seq of those that began before moves at the end). */
-    async flush(tx: Executor) {
-      for (const statement of take(false)) await tx.run(statement);
+    /** Everything held, as statements for the batch's last write. */
+    statements() {
+      const statements: SQL[] = [];
+      if (events.length > 0) {
+        statements.push(sql`
+          INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
+          VALUES ${sql.join(events, sql`, `)}`);
+      }
+      if (begun.size > 0) {
+        const withTask = [...begun.values()].some((b) => b.task);
+        const rows = [...begun.values()].map(
+          ({ node, lastSeq, task }) =>
+            sql`(${sessionId}, ${node.invocationId}, ${node.firstSeq}, ${lastSeq}, ${node.afterInvocationId}, ${node.depth}, ${node.isMarker}${
+              withTask ? sql`, ${task ?? sql`NULL, NULL, NULL`}` : sql``
+            })`,
+        );
+        statements.push(sql`
+          INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker${
+            withTask ? sql.raw(", task_id, task, message_id") : sql``
+          })
+          VALUES ${sql.join(rows, sql`, `)}`);
+      }
+      for (const [invocationId, last] of extended) {
+        statements.push(sql`UPDATE invocations SET last_seq = ${last} WHERE session_id = ${sessionId} AND invocation_id = ${invocationId}`);
+      }
+      return statements;
     },
-    /** Everything still held, as statements for the batch's last write. */
-    rest: () => take(true),
   };
+}
+
+/**
+ * The tail after a rewind marker whose walk continues at `parent`: the walk steps over markers (never
+ * part of the effective history), so it is the first position from there that is not one.
+ */
+function tailAfterMarker(parent: number, links: Map<number, number>): number {
+  let tail = parent;
+  for (let next = links.get(tail); next !== undefined; next = links.get(tail)) tail = next;
+  return tail;
 }
 
 /**
@@ -134,13 +133,24 @@ export async function appendEventsTx(
         ? also.ahead
         : await nodesAndHolder(tx, log, lookedUp(input), row.tail_seq);
   const known = new Map<string, InvocationNode | null>(start.nodes);
-  const node = async (invocationId: string) => {
-    if (!known.has(invocationId)) known.set(invocationId, await invocationNode(tx, log, invocationId));
-    return known.get(invocationId) ?? null;
-  };
+  // The rest of the invocations the batch names, looked up together rather than one by one as met.
+  for (const batch of inBatches(namedIn(input).filter((id) => !known.has(id)))) {
+    for (const [id, found] of await invocationNodes(tx, log, batch)) known.set(id, found);
+  }
+  const node = (invocationId: string) => known.get(invocationId) ?? null;
   let seq = row.last_seq;
   let tail = row.tail_seq;
   let tailNode: InvocationNode | null | undefined = start.holder;
+  /** The invocation of each event of the batch, by seq - row.last_seq - 1: where a tail inside the batch is. */
+  const batchInvocations: string[] = [];
+  /** The invocations holding seqs before the batch that tails went back to: markers often go back to the same one. */
+  const earlier = new Map<number, Promise<InvocationNode | null>>();
+  const earlierAt = (at: number) => {
+    if (!earlier.has(at)) earlier.set(at, invocationAt(tx, log, at));
+    return earlier.get(at) as Promise<InvocationNode | null>;
+  };
+  /** Every rewind marker's link (seq → where the walk continues), read once when the batch holds a marker. */
+  let links: Map<number, number> | undefined;
   let bytes = also.bytes ?? 0;
   const stored: AdkEvent[] = [];
   const writer = logWriter(row.id);
@@ -155,32 +165,34 @@ export async function appendEventsTx(
     applyDelta(state, parts.session);
     await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
     const target = rewindTarget(event);
-    const existing = await node(event.invocation_id);
+    const existing = node(event.invocation_id);
     // Rows a fork shares never change: neither the fork's inherited ones nor the source's shared ones.
     if (existing && (existing.firstSeq < ownFrom(log) || existing.firstSeq <= row.shared_until)) {
       throw new ValidationError(`Invocation ${event.invocation_id} is shared with a fork: it takes no more events`);
     }
     if (!existing) {
-      tailNode ??= await invocationAt(tx, log, tail);
+      tailNode ??= tail > row.last_seq ? node(batchInvocations[tail - row.last_seq - 1]) : await earlierAt(tail);
       const placement = placeInvocation(event.invocation_id, seq, target !== null, tailNode);
       known.set(event.invocation_id, placement);
       const withTask = placement.invocationId === newTask?.invocationId;
       taskBegun ||= withTask;
       writer.begin(placement, withTask ? newTask.values : undefined);
     }
+    batchInvocations.push(event.invocation_id);
     const { id: _id, ...body } = event;
     const data = JSON.stringify(body);
     bytes += Buffer.byteLength(data);
-    const parent = target ? markerParent(seq, (await node(target))?.firstSeq ?? null) : null;
+    const parent = target ? markerParent(seq, node(target)?.firstSeq ?? null) : null;
     const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
     writer.add(seq, event, data, sessionDelta, Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null, parent);
-    if (target) {
-      await writer.flush(tx); // the marker links below are read from the table, and the new tail's node with them
-      tail = tailOf(seq, await markerLinks(tx, log, seq));
+    if (parent !== null) {
+      links ??= new Map(row.last_seq === 0 ? [] : (await markerLinks(tx, log, row.last_seq)).map((m) => [m.seq, m.parent]));
+      links.set(seq, parent);
+      tail = tailAfterMarker(parent, links);
       tailNode = undefined;
     } else {
       tail = seq;
-      tailNode = await node(event.invocation_id);
+      tailNode = node(event.invocation_id);
     }
     if (seq % CHECKPOINT_EVERY === 0) {
       await tx.run(sql`INSERT INTO state_checkpoints (session_id, seq, state) VALUES (${row.id}, ${seq}, ${JSON.stringify(state)})`);
@@ -194,7 +206,7 @@ export async function appendEventsTx(
   const next = { state: JSON.stringify(state), last_seq: seq, tail_seq: tail, name: firstName ?? row.name };
   // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
   const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes), (returned) => [
-    ...writer.rest(),
+    ...writer.statements(),
     sql`
       UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
         activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${firstName ? sql`, name = ${firstName}` : sql``}${

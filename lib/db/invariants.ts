@@ -6,7 +6,7 @@ import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
 import type { Database, Executor } from "./database";
 import { toEvent } from "./history";
-import { eventIdIn, inPieces, logOf } from "./log";
+import { eventIdIn, inPieces, joined, lastSeqIn, logOf } from "./log";
 import type { SessionRow } from "./rows";
 
 interface EventRow {
@@ -19,20 +19,37 @@ interface EventRow {
   marker_parent: number | null;
 }
 
-/** Every broken promise found, as readable lines; empty means consistent. Reads one snapshot. */
-export async function checkInvariants(db: Database): Promise<string[]> {
+/** Every broken promise found, as readable lines; empty means consistent. Reads one snapshot; `only`: just these chats. */
+export async function checkInvariants(db: Database, only?: string[]): Promise<string[]> {
   return db.read(async (tx) => {
     const problems: string[] = [];
     if (tx.dialect.name === "sqlite") {
       const integrity = await tx.one<{ integrity_check: string }>(sql`PRAGMA integrity_check`);
       if (integrity?.integrity_check !== "ok") problems.push(`integrity_check: ${integrity?.integrity_check}`);
     }
-    for (const s of await tx.all<SessionRow>(sql`SELECT * FROM sessions`)) await checkSession(tx, s, problems);
+    const sessions = await tx.all<SessionRow>(sql`SELECT * FROM sessions`);
+    for (const s of only ? sessions.filter((r) => only.includes(r.id)) : sessions) {
+      if (s.deleted_at === null) await checkSession(tx, s, problems);
+      else await checkTombstone(tx, s, sessions, problems);
+    }
     const gaps = await tx.all<{ scope: string; filename: string }>(sql`
       SELECT scope, filename FROM artifacts GROUP BY scope, filename HAVING MIN(version) != 0 OR MAX(version) != COUNT(*) - 1`);
     for (const g of gaps) problems.push(`artifact ${g.scope}/${g.filename}: versions are not 0..n`);
     return problems;
   });
+}
+
+/** A deleted chat kept for its forks: live chats read it, and it holds only rows they read. */
+async function checkTombstone(tx: Executor, s: SessionRow, sessions: SessionRow[], problems: string[]) {
+  const say = (what: string) => problems.push(`tombstone ${s.id}: ${what}`);
+  const read = joined(
+    sessions.filter((r) => r.deleted_at === null && r.id !== s.id).flatMap((r) => logOf(r).pieces.filter((p) => p.session === s.id)),
+  );
+  if (read.length === 0) return say("no live chat reads it");
+  const unread = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM events WHERE session_id = ${s.id} AND NOT (${inPieces(read)})`);
+  if (Number(unread?.n) > 0) say(`holds ${unread?.n} events no live chat reads`);
+  const files = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM artifacts WHERE scope = ${s.id}`);
+  if (Number(files?.n) > 0) say("still holds files");
 }
 
 async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
@@ -78,7 +95,15 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
   if (s.last_seq !== events.length) say(`last_seq ${s.last_seq} but ${events.length} events`);
   if (!deepEqual(parseState(s.state), replayState(parseState(s.initial_state), deltas))) say("state differs from a fresh replay");
   if (s.tree_built) {
-    checkTree(s, events, await tx.all(sql`SELECT * FROM invocations WHERE ${inPieces(log.pieces, "first_seq")} ORDER BY first_seq`), say);
+    const stored = await tx.all<Record<string, unknown>>(
+      sql`SELECT * FROM invocations WHERE ${inPieces(log.pieces, "first_seq")} ORDER BY first_seq`,
+    );
+    checkTree(
+      s,
+      events,
+      stored.map((r) => ({ ...r, last_seq: lastSeqIn(log, r.first_seq as number, r.last_seq as number) })),
+      say,
+    );
   }
 }
 

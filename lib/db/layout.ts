@@ -59,6 +59,14 @@ export async function invocationNode(tx: Executor, log: Log, invocationId: strin
   return row ? toNode(row) : null;
 }
 
+/** The node of each of `invocationIds`, null for those not in the log: one statement. */
+export async function invocationNodes(tx: Executor, log: Log, invocationIds: string[]): Promise<Map<string, InvocationNode | null>> {
+  const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
+  if (invocationIds.length > 0)
+    for (const r of await tx.all<NodeRow>(nodesNamed(log, invocationIds))) nodes.set(r.invocation_id, toNode(r));
+  return nodes;
+}
+
 /** The invocation whose events include seq `seq`. */
 export async function invocationAt(tx: Executor, log: Log, seq: number): Promise<InvocationNode | null> {
   if (seq < 1) return null;

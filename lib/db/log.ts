@@ -36,6 +36,43 @@ export function inheritedBelow(log: Log, boundary: number): Piece[] {
   return piecesIn(log, [1, boundary - 1]);
 }
 
+/** A fork reads at most this many pieces of other logs: every query over a log is one index range per piece. */
+export const MAX_PIECES = 16;
+/** What a fork that would read more keeps after copying some of them in. */
+const PIECES_KEPT = 8;
+
+/**
+ * Bounds the pieces a new fork `forkId` inherits: past MAX_PIECES, the run of neighbouring pieces with the
+ * fewest rows is copied into the fork (`copy`) and read as one piece of its own. In a chain of forks each
+ * adding a little, the copies are the few recent rows, so a fork's cost stays flat whatever the depth.
+ */
+export function flatten(pieces: Piece[], forkId: string): { pieces: Piece[]; copy: Piece[] } {
+  if (pieces.length <= MAX_PIECES) return { pieces, copy: [] };
+  const length = pieces.length - PIECES_KEPT + 1;
+  const rows = (p: Piece) => p.to - p.from + 1;
+  let best = 0;
+  let bestRows = Number.POSITIVE_INFINITY;
+  let window = pieces.slice(0, length - 1).reduce((n, p) => n + rows(p), 0);
+  for (let start = 0; start + length <= pieces.length; start++) {
+    window += rows(pieces[start + length - 1]) - (start > 0 ? rows(pieces[start - 1]) : 0);
+    if (window < bestRows) [best, bestRows] = [start, window];
+  }
+  const copy = pieces.slice(best, best + length);
+  const merged: Piece = { session: forkId, from: copy[0].from, to: (copy.at(-1) as Piece).to };
+  return { pieces: [...pieces.slice(0, best), merged, ...pieces.slice(best + length)], copy };
+}
+
+/** Seq ranges, sorted, with overlapping and touching ones joined. */
+export function joined(pieces: Piece[]): Piece[] {
+  const out: Piece[] = [];
+  for (const p of [...pieces].sort((a, b) => a.from - b.from)) {
+    const last = out.at(-1);
+    if (last && p.from <= last.to + 1) last.to = Math.max(last.to, p.to);
+    else out.push({ ...p });
+  }
+  return out;
+}
+
 /** The pieces covering seqs `from`..`to`, clipped to it, in seq order. */
 export function piecesIn(log: Log, [from, to]: Segment): Piece[] {
   return log.pieces
@@ -45,6 +82,15 @@ export function piecesIn(log: Log, [from, to]: Segment): Piece[] {
 
 /** The piece holding `seq`. */
 export const pieceAt = (log: Log, seq: number) => piecesIn(log, [seq, seq])[0];
+
+/**
+ * An invocation's last seq as the log shows it: a shared invocation may have gone on in its source after
+ * the fork's boundary (events of X, Y, X; a fork before Y), and the fork holds only what came before.
+ */
+export function lastSeqIn(log: Log, firstSeq: number, lastSeq: number): number {
+  const piece = log.pieces.find((p) => p.from <= firstSeq && firstSeq <= p.to);
+  return Math.min(lastSeq, piece?.to ?? lastSeq);
+}
 
 /**
  * How a query uses a piece's seq bounds: as the index range it scans, or only as a filter on rows it

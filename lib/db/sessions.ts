@@ -9,7 +9,7 @@ import { applyDelta, emptyState, isAppKey, splitDelta } from "@/lib/session/stat
 import type { AdkEvent, State } from "@/lib/session/types";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
-import { unshare } from "./forks";
+import { removeSession } from "./forks";
 import { effectiveLayout } from "./layout";
 import { inPiece, logOf, piecesIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
@@ -19,13 +19,16 @@ import { claimSession } from "./turns";
 import type { SessionRecord, SessionSummary } from "./types";
 import { ensureUser, lockUser, touchUser } from "./users";
 
+/** The user's chats: a deleted chat that forks still read (a tombstone, lib/db/forks.ts) is nobody's to see. */
+export const liveOf = (userId: string) => sql`user_id = ${userId} AND deleted_at IS NULL`;
+
 /**
  * The session, if `userId` owns it — checked before anything else, so another user's session is a
  * 404 whatever state it is in. `lock` holds its row until the transaction ends (PostgreSQL).
  */
 export async function requireSession(tx: Executor, userId: string, sessionId: string, lock = false): Promise<SessionRow> {
   const row = await tx.one<SessionRow>(sql`
-    SELECT * FROM sessions WHERE id = ${sessionId} AND user_id = ${userId} ${lock ? tx.dialect.forUpdate : sql``}`);
+    SELECT * FROM sessions WHERE id = ${sessionId} AND ${liveOf(userId)} ${lock ? tx.dialect.forUpdate : sql``}`);
   if (!row) throw new NotFoundError("Session not found");
   return row;
 }
@@ -50,11 +53,11 @@ export function refuseAppScope(keys: string[]) {
 
 export async function sessionRecord(tx: Executor, row: SessionRow): Promise<SessionRecord> {
   const source = row.forked_from_session_id
-    ? await tx.one<{ name: string }>(sql`SELECT name FROM sessions WHERE id = ${row.forked_from_session_id} AND user_id = ${row.user_id}`)
+    ? await tx.one<{ name: string }>(sql`SELECT name FROM sessions WHERE id = ${row.forked_from_session_id} AND ${liveOf(row.user_id)}`)
     : undefined;
   const forks = await tx.all<{ id: string; name: string; forked_before_invocation_id: string | null }>(sql`
     SELECT id, name, forked_before_invocation_id FROM sessions
-    WHERE forked_from_session_id = ${row.id} AND user_id = ${row.user_id} ORDER BY created_at, id`);
+    WHERE forked_from_session_id = ${row.id} AND ${liveOf(row.user_id)} ORDER BY created_at, id`);
   return {
     ...summary(row),
     // A plain object (spread keeps every own key, `__proto__` included): React refuses null prototypes.
@@ -81,7 +84,7 @@ export async function createSessionTx(
   const [, , count] = await together([
     ensureUser(tx, userId),
     lockUser(tx, userId),
-    tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId}`),
+    tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`),
   ]);
   const limit = config().limits.sessions;
   if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);
@@ -105,7 +108,7 @@ export async function listSessions(userId: string, page?: PageRequest): Promise<
   const db = await getDb();
   const before = decodeCursor(page?.before);
   const rows = await db.all<SessionRow>(sql`
-    SELECT * FROM sessions WHERE user_id = ${userId} AND activity < ${before}
+    SELECT * FROM sessions WHERE ${liveOf(userId)} AND activity < ${before}
     ORDER BY activity DESC ${page ? sql`LIMIT ${page.limit + 1}` : sql``}`);
   // Sessions page newest first: the page's last item is its oldest.
   const { items, nextBefore } = pageOf(rows, page?.limit ?? rows.length, (r) => r.activity);
@@ -120,7 +123,7 @@ export async function getSession(userId: string, sessionId: string): Promise<Ses
 /** The agent of the user's session (404 when it is not theirs): one statement, for the check before a turn. */
 export async function sessionAgent(userId: string, sessionId: string): Promise<string> {
   const db = await getDb();
-  const row = await db.one<{ agent: string }>(sql`SELECT agent FROM sessions WHERE id = ${sessionId} AND user_id = ${userId}`);
+  const row = await db.one<{ agent: string }>(sql`SELECT agent FROM sessions WHERE id = ${sessionId} AND ${liveOf(userId)}`);
   if (!row) throw new NotFoundError("Session not found");
   return row.agent;
 }
@@ -140,8 +143,7 @@ export async function deleteSession(userId: string, sessionId: string): Promise<
   const db = await getDb();
   await db.write(async (tx) => {
     const row = await claimSession(tx, userId, sessionId);
-    await unshare(tx, userId, sessionId);
-    await tx.run(sql`DELETE FROM sessions WHERE id = ${sessionId}`);
+    await removeSession(tx, row);
     await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${row.stored_bytes} WHERE id = ${userId}`);
   });
 }

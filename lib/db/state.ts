@@ -26,7 +26,7 @@ export async function mergedState(tx: Executor, row: SessionRow): Promise<State>
  */
 export async function currentState(userId: string, sessionId: string): Promise<State> {
   const db = await getDb();
-  const mine = sql`s.id = ${sessionId} AND s.user_id = ${userId}`;
+  const mine = sql`s.id = ${sessionId} AND s.user_id = ${userId} AND s.deleted_at IS NULL`;
   const rows = await db.all<{ scope: number; key: string | null; value: string }>(sql`
     SELECT 0 AS scope, NULL AS key, s.state AS value FROM sessions s WHERE ${mine}
     UNION ALL

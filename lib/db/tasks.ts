@@ -16,10 +16,10 @@ import { getDb } from "./client";
 import { type Executor, together } from "./database";
 import { toEvent } from "./history";
 import { effectiveLayout, markerLinks } from "./layout";
-import { eventIdIn, inPiece, inPieces, type Log, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
+import { eventIdIn, inPiece, inPieces, type Log, lastSeqIn, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./paging";
 import { parseJson, type SessionRow } from "./rows";
-import { requireSession } from "./sessions";
+import { liveOf, requireSession } from "./sessions";
 import { claimSession } from "./turns";
 import { siblingsOf } from "./versions";
 
@@ -83,7 +83,7 @@ export async function saveTask(userId: string, sessionId: string, task: Task, op
     return db.write(async (tx) => saveTaskTx(tx, await claimSession(tx, userId, sessionId, opts.turn), task));
   }
   // One statement, atomic on its own, that reads the session's owner and shared prefix and locks its row.
-  const owned = sql`FROM (SELECT id, shared_until FROM sessions WHERE id = ${sessionId} AND user_id = ${userId} ${db.dialect.forUpdate}) s`;
+  const owned = sql`FROM (SELECT id, shared_until FROM sessions WHERE id = ${sessionId} AND ${liveOf(userId)} ${db.dialect.forUpdate}) s`;
   if ((await db.run(taskUpdate(task, null, { from: owned, id: sql`s.id`, sharedUntil: sql`s.shared_until` }))) > 0) return;
   await requireSession(db, userId, sessionId);
   throw taskRefused(task);
@@ -143,7 +143,7 @@ async function tasksIn(tx: Executor, log: Log, ranges: readonly Segment[], befor
         SELECT ${TASK_COLUMNS} FROM invocations i
         WHERE ${inPiece(piece, "first_seq", "i")} AND i.task IS NOT NULL AND NOT i.is_marker
         ORDER BY i.first_seq DESC ${limit === undefined ? sql`` : sql`LIMIT ${limit - rows.length}`}`);
-      rows.push(...found.map((r) => ({ ...r, id: taskIdIn(log, piece.session, r.id) })));
+      rows.push(...found.map((r) => ({ ...r, id: taskIdIn(log, piece.session, r.id), last_seq: lastSeqIn(log, r.position, r.last_seq) })));
       if (limit !== undefined && rows.length >= limit) return rows;
     }
   }
@@ -160,15 +160,17 @@ async function headAfter(tx: Executor, log: Log, markerSeq: number): Promise<Mes
 async function findTask(tx: Executor, userId: string, taskId: string): Promise<{ row: TaskRow; session: SessionRow } | null> {
   const stored = await tx.one<TaskRow>(sql`SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.task_id = ${taskId}`);
   if (stored) {
-    const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${stored.session_id} AND user_id = ${userId}`);
+    const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${stored.session_id} AND ${liveOf(userId)}`);
     return session ? { row: stored, session } : null;
   }
   const shared = splitTaskId(taskId);
   if (!shared) return null;
-  const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${shared.session} AND user_id = ${userId}`);
+  const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${shared.session} AND ${liveOf(userId)}`);
   const row = session && (await tx.one<TaskRow>(sql`SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.task_id = ${shared.stored}`));
   const piece = row && pieceAt(logOf(session), row.position);
-  return row && piece?.session === row.session_id && row.session_id !== session.id ? { row: { ...row, id: taskId }, session } : null;
+  return row && piece?.session === row.session_id && row.session_id !== session.id
+    ? { row: { ...row, id: taskId, last_seq: lastSeqIn(logOf(session), row.position, row.last_seq) }, session }
+    : null;
 }
 
 export async function getTask(userId: string, taskId: string): Promise<Task> {

@@ -1,5 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb } from "@/lib/db/client";
+import type { Executor } from "@/lib/db/database";
 
 /** Every table, with a key that orders its rows the same on both dialects. */
 const TABLES: Record<string, string> = {
@@ -26,4 +29,32 @@ export async function count(table: keyof typeof TABLES, sessionId?: string): Pro
   const db = await getDb();
   const where = sessionId === undefined ? sql`` : sql` WHERE session_id = ${sessionId}`;
   return Number((await db.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${sql.raw(table)}${where}`))?.n);
+}
+
+/** Runs `fn`, counting the statements whose SQL text matches `pattern` (inside transactions too). */
+export async function countStatements<T>(pattern: RegExp, fn: () => Promise<T>): Promise<{ result: T; count: number }> {
+  const db = await getDb();
+  const compiler = db.dialect.name === "sqlite" ? new SQLiteSyncDialect() : new PgDialect();
+  let count = 0;
+  const noted = (query: SQL) => {
+    if (pattern.test(compiler.sqlToQuery(query).sql)) count += 1;
+    return query;
+  };
+  const wrap = (tx: Executor): Executor => ({
+    dialect: tx.dialect,
+    all: (q) => tx.all(noted(q)),
+    one: (q) => tx.one(noted(q)),
+    run: (q) => tx.run(noted(q)),
+    chain: (first, then) => tx.chain(noted(first), then),
+  });
+  const { write, read } = db;
+  Object.assign(db, {
+    write: (f: (tx: Executor) => Promise<unknown>) => write((tx) => f(wrap(tx))),
+    read: (f: (tx: Executor) => Promise<unknown>) => read((tx) => f(wrap(tx))),
+  });
+  try {
+    return { result: await fn(), count };
+  } finally {
+    Object.assign(db, { write, read });
+  }
 }

@@ -1,0 +1,100 @@
+/**
+ * What a user really stores, summed from the tables, and a writer that tries every path that stores
+ * something: the quota test (and `npm run bench -- --hardening`) check the first never passes the quota.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { getAgent } from "@/lib/agent/registry";
+import { startTurn } from "@/lib/agent/runtime";
+import type { Database } from "@/lib/db/database";
+import { appendEvents, createSession, deleteSession, forkSession, rewindSession, saveArtifact, switchSession } from "@/lib/db/queries";
+import { QuotaExceededError } from "@/lib/errors";
+import { newInvocationId } from "@/lib/session/rewind";
+import type { AdkEvent, StateDelta } from "@/lib/session/types";
+
+/** Bytes of the text and blob columns of every row the user's chats (deleted ones kept for forks included) and files hold. */
+export async function storedBytesOf(db: Database, userId: string): Promise<number> {
+  const len = (column: string) => sql`COALESCE(${db.dialect.byteLength(sql.raw(column))}, 0)`;
+  const sum = (columns: string[]) => sql.join(columns.map(len), sql` + `);
+  const mine = sql`session_id IN (SELECT id FROM sessions WHERE user_id = ${userId})`;
+  const parts: SQL[] = [
+    sql`SELECT SUM(${sum(["state", "initial_state", "name", "inherited"])}) AS n FROM sessions WHERE user_id = ${userId}`,
+    sql`SELECT SUM(${sum(["id", "invocation_id", "author", "data", "state_delta", "artifact_delta"])}) AS n FROM events WHERE ${mine}`,
+    sql`SELECT SUM(${sum(["invocation_id", "after_invocation_id", "task_id", "message_id", "task"])}) AS n FROM invocations WHERE ${mine}`,
+    sql`SELECT SUM(${len("state")}) AS n FROM state_checkpoints WHERE ${mine}`,
+    sql`SELECT SUM(${sum(["key", "value"])}) AS n FROM user_state WHERE user_id = ${userId}`,
+    sql`SELECT SUM(${sum(["filename", "mime_type"])} + size) AS n FROM artifacts WHERE user_id = ${userId}`,
+  ];
+  let total = 0;
+  for (const part of parts) total += Number((await db.one<{ n: number | null }>(part))?.n ?? 0);
+  return total;
+}
+
+const event = (invocationId: string, author: string, text: string | undefined, delta: StateDelta = {}): AdkEvent => ({
+  id: crypto.randomUUID(),
+  invocation_id: invocationId,
+  author,
+  timestamp: Date.now() / 1000,
+  ...(text === undefined ? {} : { content: { role: author === "user" ? "user" : "model", parts: [{ text }] } }),
+  actions: { state_delta: delta, artifact_delta: {} },
+});
+
+const big = (n: number, seed: number) => `${seed}:`.padEnd(n, "x");
+
+/**
+ * Writes as much as it can through every path that stores bytes — a new chat's state, events (with
+ * state the checkpoints copy), `user:` state left behind by deleted chats, forks, files, rewinds that
+ * restore files, switches and demo-agent turns — and resolves with how many writes the quota refused.
+ */
+export async function writeEverywhere(userId: string, { rounds }: { rounds: number }): Promise<number> {
+  let refused = 0;
+  const attempt = async <T>(write: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof QuotaExceededError)) throw error;
+      refused += 1;
+      return undefined;
+    }
+  };
+  process.env.DEMO_WORD_DELAY_MS = "0";
+  for (let round = 0; round < rounds; round++) {
+    const made = await attempt(() => createSession(userId, { state: { big: big(50_000, round), "user:big": big(20_000, round) } }));
+    if (!made) continue;
+    const id = made.id;
+    // A big key, then enough small events for a state checkpoint to copy the big state.
+    const first = newInvocationId();
+    await attempt(() =>
+      appendEvents(userId, id, [event(first, "user", "go", { huge: big(60_000, round), [`user:k${round}`]: big(10_000, round) })]),
+    );
+    for (let batch = 0; batch < 2; batch++) {
+      const inv = newInvocationId();
+      await attempt(() =>
+        appendEvents(
+          userId,
+          id,
+          Array.from({ length: 200 }, (_, i) => event(inv, i ? "demo" : "user", "a", { n: i })),
+        ),
+      );
+    }
+    const file = await attempt(() =>
+      saveArtifact(userId, id, { filename: "f.txt", mimeType: "text/plain", data: Buffer.from(big(30_000, round)) }),
+    );
+    const second = newInvocationId();
+    if (await attempt(() => appendEvents(userId, id, [event(second, "user", "edit me", { huge: null })]))) {
+      if (file) await attempt(() => saveArtifact(userId, id, { filename: "f.txt", mimeType: "text/plain", data: Buffer.from("small") }));
+      if (await attempt(() => rewindSession(userId, id, second))) {
+        await attempt(() => appendEvents(userId, id, [event(newInvocationId(), "user", "edited")]));
+        await attempt(() => switchSession(userId, id, second));
+      }
+      const fork = await attempt(() => forkSession(userId, id, { invocationId: second }));
+      if (fork) await attempt(() => forkSession(userId, fork.id));
+    }
+    const turn = await attempt(() =>
+      startTurn({ userId, sessionId: id, agent: getAgent("demo"), text: `set color to "${big(5_000, round)}"` }),
+    );
+    await turn?.done;
+    // The chat goes; its `user:` state stays with the user.
+    if (round % 2 === 0) await deleteSession(userId, id);
+  }
+  return refused;
+}

@@ -1,0 +1,31 @@
+/** What another user waits while a heavy request runs: the suite's stall check, and the hardening bench's. */
+import { createSession, createUser, getSession } from "@/lib/db/queries";
+
+/** No request of another user may wait longer than this for a heavy one (issue: hardening II). */
+export const STALL_LIMIT_MS = 200;
+
+/**
+ * Runs `heavy` while another user reads their chat every 5 ms: how long `heavy` took, and the longest
+ * such read, timed from when it was due (a request that arrives while the event loop is busy waits too).
+ */
+export async function withProbe<T>(heavy: () => Promise<T>) {
+  const probeUser = await createUser();
+  const probeSession = (await createSession(probeUser, { name: "probe" })).id;
+  let done = false;
+  const waits: number[] = [];
+  const probing = (async () => {
+    while (!done) {
+      const due = performance.now() + 5;
+      await new Promise((r) => setTimeout(r, 5));
+      await getSession(probeUser, probeSession);
+      waits.push(performance.now() - due);
+    }
+  })();
+  const start = performance.now();
+  try {
+    return { result: await heavy(), ms: performance.now() - start, worstMs: Math.max(0, ...waits) };
+  } finally {
+    done = true;
+    await probing;
+  }
+}
