@@ -7,6 +7,7 @@ import { flatten, logOf, MAX_PIECES } from "@/lib/db/log";
 import {
   appendEvents,
   createSession,
+  createUser,
   deleteSession,
   forkSession,
   getSession,
@@ -20,6 +21,7 @@ import {
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
 import { completedTask, event, fixture, texts } from "./helpers";
+import { countedBytesOf, storedBytesOf, writeEverywhere } from "./support/bytes";
 import { count, countStatements } from "./support/db";
 import { STALL_LIMIT_MS, withProbe } from "./support/stall";
 
@@ -192,4 +194,24 @@ describe("a fork's pieces are bounded", () => {
     expect((await listEvents(f.userId, id, "effective")).items).toHaveLength(999);
     expect(await checkInvariants(await getDb(), [id])).toEqual([]);
   }, 180_000);
+});
+
+describe("the byte quota", () => {
+  it("bounds what a user stores through every path, and its counter balances with the chats' own", async () => {
+    process.env.RETRACE_MAX_STORED_BYTES = "1000000";
+    try {
+      const userId = await createUser();
+      const refused = await writeEverywhere(userId, { rounds: 12 });
+      const db = await getDb();
+      expect(refused).toBeGreaterThan(0);
+      const stored = await storedBytesOf(db, userId);
+      const { counted, books } = await countedBytesOf(db, userId);
+      expect(stored).toBeLessThanOrEqual(1_000_000);
+      expect(counted).toBeGreaterThanOrEqual(stored);
+      expect(counted).toBe(books);
+      expect(await checkInvariants(db)).toEqual([]);
+    } finally {
+      delete process.env.RETRACE_MAX_STORED_BYTES;
+    }
+  }, 60_000);
 });

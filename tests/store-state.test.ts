@@ -147,15 +147,16 @@ describe("quotas", () => {
   });
 
   it("stored bytes per user count events, files and forks, and come back when a chat is deleted", async () => {
-    process.env.RETRACE_MAX_STORED_BYTES = "3000";
+    // A chat's own row is charged too (state, name, ~900 bytes); the rest is what each step stores.
+    process.env.RETRACE_MAX_STORED_BYTES = "6000";
     const a = await fixture();
-    await a.save("big.txt", "x".repeat(1200));
-    await a.append(event("i1", { text: "y".repeat(200) }));
+    await a.save("big.txt", "x".repeat(2500));
+    await a.append(event("i1", { text: "y".repeat(500) }));
     const written = await tableRows();
-    await expect(a.append(event("i2", { text: "w".repeat(2000) }))).rejects.toMatchObject({ code: "quota_exceeded" });
+    await expect(a.append(event("i2", { text: "w".repeat(3000) }))).rejects.toMatchObject({ code: "quota_exceeded" });
     expect(await tableRows()).toEqual(written);
     await expect(forkSession(a.userId, a.sessionId)).rejects.toMatchObject({ code: "quota_exceeded" });
-    await expect(a.save("more.txt", "z".repeat(2000))).rejects.toMatchObject({ code: "quota_exceeded" });
+    await expect(a.save("more.txt", "z".repeat(3000))).rejects.toMatchObject({ code: "quota_exceeded" });
     expect((await listArtifacts(a.userId, a.sessionId)).map((f) => f.filename)).toEqual(["big.txt"]);
     const other = await createSession(a.userId);
     await deleteSession(a.userId, a.sessionId);

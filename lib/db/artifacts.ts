@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import type { ArtifactRestore } from "@/lib/session/rewind";
 import { USER_PREFIX } from "@/lib/session/state";
+import { fileBytes, ROW_BYTES } from "./bytes";
 import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
 import type { SessionRow } from "./rows";
@@ -55,8 +56,9 @@ async function insertVersion(
     INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
     VALUES (${scope}, ${filename}, ${version}, ${scope === row.id ? row.id : null}, ${row.user_id}, ${file.mime_type}, ${file.size},
       ${file.data}, ${file.tombstone}, ${file.restored_from}, ${Date.now()})`);
-  await touchUser(tx, row.user_id, file.size);
-  if (scope === row.id) await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${file.size} WHERE id = ${row.id}`);
+  const bytes = fileBytes(filename, file.mime_type, file.size);
+  await touchUser(tx, row.user_id, bytes);
+  if (scope === row.id) await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
   return version;
 }
 
@@ -88,7 +90,7 @@ export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: Arti
       batch.map(({ filename, restore }) => [filename, restore]),
       ["TEXT", "INTEGER"],
     );
-    const created = await tx.all<{ filename: string; version: number; size: number }>(sql`
+    const created = await tx.all<{ filename: string; version: number; size: number; mime_type: string }>(sql`
       INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
       WITH plan (filename, restore) AS (VALUES ${files})
       SELECT ${row.id}, p.filename,
@@ -96,16 +98,16 @@ export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: Arti
         ${row.id}, ${row.user_id}, COALESCE(a.mime_type, 'application/octet-stream'), COALESCE(a.size, 0),
         COALESCE(a.data, ${Buffer.alloc(0)}), COALESCE(a.tombstone, ${true}), COALESCE(a.restored_from, a.version), ${Date.now()}
       FROM plan p LEFT JOIN artifacts a ON a.scope = ${row.id} AND a.filename = p.filename AND a.version = p.restore
-      RETURNING filename, version, size`);
+      RETURNING filename, version, size, mime_type`);
     for (const file of created) {
       versions.set(file.filename, Number(file.version));
-      bytes += Number(file.size);
+      bytes += fileBytes(file.filename, file.mime_type, Number(file.size));
     }
   }
   return { versions, bytes };
 }
 
-/** Copies versions 0..v of each session file (v its version at the boundary; `null`: every version). Returns the bytes copied. */
+/** Copies versions 0..v of each session file (v its version at the boundary; `null`: every version). Returns their bytes (`fileBytes`). */
 export async function copyArtifacts(tx: Executor, from: string, to: string, versions: Map<string, number> | null): Promise<number> {
   const files = versions === null ? null : [...versions].filter(([filename]) => !filename.startsWith(USER_PREFIX));
   if (files?.length === 0) return 0;
@@ -116,7 +118,9 @@ export async function copyArtifacts(tx: Executor, from: string, to: string, vers
     INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
     ${upTo}SELECT ${to}, a.filename, a.version, ${to}, a.user_id, a.mime_type, a.size, a.data, a.tombstone, a.restored_from, a.created_at
     FROM artifacts a WHERE a.scope = ${from} ${wanted}`);
-  const total = await tx.one<{ bytes: number | null }>(sql`SELECT SUM(size) AS bytes FROM artifacts WHERE scope = ${to}`);
+  const total = await tx.one<{ bytes: number | null }>(sql`
+    SELECT SUM(${ROW_BYTES} + ${tx.dialect.byteLength(sql`filename`)} + ${tx.dialect.byteLength(sql`mime_type`)} + size) AS bytes
+    FROM artifacts WHERE scope = ${to}`);
   return Number(total?.bytes ?? 0);
 }
 

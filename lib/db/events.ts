@@ -8,6 +8,7 @@ import { applyDelta, parseState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
+import { checkpointBytes, eventBytes, invocationBytes } from "./bytes";
 import { getDb } from "./client";
 import { type Executor, inBatches, together, typedValues } from "./database";
 import { type Ahead, invocationAt, invocationNodes, lookAhead, markerLinks, nodesAndHolder } from "./layout";
@@ -15,7 +16,7 @@ import { logOf, ownFrom } from "./log";
 import type { SessionRow } from "./rows";
 import { nameOfLog, refreshAutoName, refuseAppScope } from "./sessions";
 import { applyScopedDelta, CHECKPOINT_EVERY } from "./state";
-import { saveTaskTx, taskColumns } from "./tasks";
+import { storeTaskTx, taskColumns } from "./tasks";
 import { claimSession } from "./turns";
 import { checkQuota, type UserTouched, userTouch } from "./users";
 
@@ -151,7 +152,9 @@ export async function appendEventsTx(
   };
   /** Every rewind marker's link (seq → where the walk continues), read once when the batch holds a marker. */
   let links: Map<number, number> | undefined;
+  /** Bytes of the chat's rows this append adds (or, for a state that shrank, takes away), and of the user's `user:` state. */
   let bytes = also.bytes ?? 0;
+  let userBytes = 0;
   const stored: AdkEvent[] = [];
   const writer = logWriter(row.id);
   const newTask = also.task && taskColumns(also.task.task, also.task.messageId);
@@ -163,7 +166,7 @@ export async function appendEventsTx(
     await requireArtifactVersions(tx, row, artifactDelta);
     const event: AdkEvent = { ...original, actions: { ...original.actions, state_delta: { ...parts.session, ...parts.user } } };
     applyDelta(state, parts.session);
-    await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
+    userBytes += await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
     const target = rewindTarget(event);
     const existing = node(event.invocation_id);
     // Rows a fork shares never change: neither the fork's inherited ones nor the source's shared ones.
@@ -176,15 +179,17 @@ export async function appendEventsTx(
       known.set(event.invocation_id, placement);
       const withTask = placement.invocationId === newTask?.invocationId;
       taskBegun ||= withTask;
+      bytes += invocationBytes(placement.invocationId, placement.afterInvocationId) + (withTask ? newTask.bytes : 0);
       writer.begin(placement, withTask ? newTask.values : undefined);
     }
     batchInvocations.push(event.invocation_id);
     const { id: _id, ...body } = event;
     const data = JSON.stringify(body);
-    bytes += Buffer.byteLength(data);
     const parent = target ? markerParent(seq, node(target)?.firstSeq ?? null) : null;
     const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
-    writer.add(seq, event, data, sessionDelta, Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null, parent);
+    const artifactJson = Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null;
+    bytes += eventBytes(event, data, sessionDelta, artifactJson);
+    writer.add(seq, event, data, sessionDelta, artifactJson, parent);
     if (parent !== null) {
       links ??= new Map(row.last_seq === 0 ? [] : (await markerLinks(tx, log, row.last_seq)).map((m) => [m.seq, m.parent]));
       links.set(seq, parent);
@@ -195,7 +200,9 @@ export async function appendEventsTx(
       tailNode = node(event.invocation_id);
     }
     if (seq % CHECKPOINT_EVERY === 0) {
-      await tx.run(sql`INSERT INTO state_checkpoints (session_id, seq, state) VALUES (${row.id}, ${seq}, ${JSON.stringify(state)})`);
+      const checkpoint = JSON.stringify(state);
+      bytes += checkpointBytes(checkpoint);
+      await tx.run(sql`INSERT INTO state_checkpoints (session_id, seq, state) VALUES (${row.id}, ${seq}, ${checkpoint})`);
     }
     stored.push(event);
   }
@@ -204,8 +211,11 @@ export async function appendEventsTx(
   const logName = renamed && row.last_seq === 0 && !stored.some(rewindTarget) ? nameOfLog(stored) : undefined;
   const firstName = logName !== row.name ? logName : undefined;
   const next = { state: JSON.stringify(state), last_seq: seq, tail_seq: tail, name: firstName ?? row.name };
+  bytes += Buffer.byteLength(next.state) - Buffer.byteLength(row.state);
+  const laterTask = also.task && !taskBegun ? also.task : undefined;
+  if (laterTask) bytes += taskColumns(laterTask.task, laterTask.messageId).bytes;
   // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
-  const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes), (returned) => [
+  const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes + userBytes), (returned) => [
     ...writer.statements(),
     sql`
       UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
@@ -214,8 +224,8 @@ export async function appendEventsTx(
         }
       WHERE id = ${row.id}`,
   ]);
-  checkQuota(row.user_id, touched, bytes);
-  if (also.task && !taskBegun) await saveTaskTx(tx, row, also.task.task, also.task.messageId);
+  checkQuota(row.user_id, touched, bytes + userBytes);
+  if (laterTask) await storeTaskTx(tx, row, laterTask.task, laterTask.messageId);
   if (renamed && logName === undefined) {
     await refreshAutoName(tx, row.id);
     return { events: stored };

@@ -10,6 +10,7 @@ import { QuotaExceededError } from "@/lib/errors";
 import { parseState } from "@/lib/session/state";
 import { tailOf } from "@/lib/session/versions";
 import { copyArtifacts } from "./artifacts";
+import { piecesBytes, sessionBytes } from "./bytes";
 import { getDb } from "./client";
 import { type Executor, inBatches, typedValues } from "./database";
 import { markerLinks, requireBoundary } from "./layout";
@@ -50,16 +51,16 @@ export async function forkSession(
         ${inherited.length ? JSON.stringify(inherited) : null}, ${now}, ${now})
       RETURNING *`)) as SessionRow;
     for (const piece of copy) await copyPiece(tx, id, piece);
-    // The quota counts a fork's shared events as if copied: they stay on disk as long as the fork does.
-    const bytes = await tx.one<{ n: number | null }>(sql`
-      SELECT SUM(${tx.dialect.byteLength(sql`data`)}) AS n FROM events WHERE ${inPieces(inherited)}`);
-    const eventBytes = Number(bytes?.n ?? 0);
+    // A fork is charged for the rows it reads of other chats as if copied: they stay on disk while it does.
     const versions = input.invocationId ? (await recordedArtifacts(tx, source, boundary)).before : null;
-    const fileBytes = await copyArtifacts(tx, source.id, id, versions);
-    const activity = await touchUser(tx, userId, eventBytes + fileBytes);
+    const bytes =
+      sessionBytes(row.state, row.initial_state, row.inherited) +
+      (await piecesBytes(tx, inherited)) +
+      (await copyArtifacts(tx, source.id, id, versions));
+    const activity = await touchUser(tx, userId, bytes);
     const tail = tailOf(boundary - 1, await markerLinks(tx, logOf(row)));
     const forked = await tx.one<SessionRow>(sql`
-      UPDATE sessions SET stored_bytes = ${eventBytes + fileBytes}, activity = ${activity}, tail_seq = ${tail} WHERE id = ${id}
+      UPDATE sessions SET stored_bytes = ${bytes}, activity = ${activity}, tail_seq = ${tail} WHERE id = ${id}
       RETURNING *`);
     return sessionRecord(tx, forked as SessionRow);
   });

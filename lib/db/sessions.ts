@@ -7,6 +7,7 @@ import { ForbiddenScopeError, NotFoundError, QuotaExceededError, SessionBusyErro
 import { autoName, eventText, NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, emptyState, isAppKey, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
+import { sessionBytes } from "./bytes";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
 import { removeSession } from "./forks";
@@ -94,12 +95,14 @@ export async function createSessionTx(
   const state = JSON.stringify(applyDelta(emptyState(), parts.session));
   const name = input.name?.trim();
   const now = Date.now();
-  const activity = await touchUser(tx, userId);
+  const userBytes = await applyScopedDelta(tx, userId, agent, parts.user);
+  const bytes = sessionBytes(state, state, null);
+  const activity = await touchUser(tx, userId, bytes + userBytes);
   const row = await tx.one<SessionRow>(sql`
-    INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, created_at, updated_at, activity)
-    VALUES (${input.id ?? randomUUID()}, ${userId}, ${agent}, ${name || NEW_CHAT}, ${Boolean(name)}, ${state}, ${state}, ${now}, ${now}, ${activity})
+    INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, created_at, updated_at, activity, stored_bytes)
+    VALUES (${input.id ?? randomUUID()}, ${userId}, ${agent}, ${name || NEW_CHAT}, ${Boolean(name)}, ${state}, ${state}, ${now}, ${now},
+      ${activity}, ${bytes})
     RETURNING *`);
-  await applyScopedDelta(tx, userId, agent, parts.user);
   return row as SessionRow;
 }
 

@@ -1,10 +1,11 @@
 /** State by scope: session keys in the session row (with checkpoints), `user:` and `app:` keys in their tables. */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { parseState, replayState, stateOf } from "@/lib/session/state";
 import type { State, StateDelta } from "@/lib/session/types";
+import { ROW_BYTES } from "./bytes";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, together } from "./database";
 import { inPiece, inPieces, logOf, piecesIn } from "./log";
 import { parseJson, type SessionRow } from "./rows";
 
@@ -43,18 +44,25 @@ function withShared(state: State, shared: { key: string; value: string }[]): Sta
   return state;
 }
 
-/** Sets (or, for null, deletes) `user:` keys of one user and agent. */
-export async function applyScopedDelta(tx: Executor, userId: string, agent: string, delta: StateDelta) {
+/** Sets (or, for null, deletes) `user:` keys of one user and agent; resolves with the bytes that adds (negative: frees). */
+export async function applyScopedDelta(tx: Executor, userId: string, agent: string, delta: StateDelta): Promise<number> {
+  let bytes = 0;
   for (const [key, value] of Object.entries(delta)) {
-    if (value === null) {
-      await tx.run(sql`DELETE FROM user_state WHERE user_id = ${userId} AND agent = ${agent} AND key = ${key}`);
-    } else {
-      await tx.run(sql`
-        INSERT INTO user_state (user_id, agent, key, value) VALUES (${userId}, ${agent}, ${key}, ${JSON.stringify(value)})
-        ON CONFLICT (user_id, agent, key) DO UPDATE SET value = excluded.value`);
-    }
+    const text = value === null ? null : JSON.stringify(value);
+    const [removed] = await together([
+      tx.all<{ n: number }>(sql`
+        DELETE FROM user_state WHERE user_id = ${userId} AND agent = ${agent} AND key = ${key}
+        RETURNING ${userStateBytes(tx, sql`key`, sql`value`)} AS n`),
+      text === null ? null : tx.run(sql`INSERT INTO user_state (user_id, agent, key, value) VALUES (${userId}, ${agent}, ${key}, ${text})`),
+    ]);
+    bytes += (text === null ? 0 : ROW_BYTES + Buffer.byteLength(key) + Buffer.byteLength(text)) - Number(removed[0]?.n ?? 0);
   }
+  return bytes;
 }
+
+/** A `user:` state row's bytes, as SQL. */
+const userStateBytes = (tx: Executor, key: SQL, value: SQL) =>
+  sql`${ROW_BYTES} + ${tx.dialect.byteLength(key)} + ${tx.dialect.byteLength(value)}`;
 
 /** Sets (or, for null, deletes) `app:` keys: only ever on the operator's behalf. */
 export async function writeAppState(tx: Executor, agent: string, delta: StateDelta) {

@@ -12,6 +12,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import { eventText } from "@/lib/session/names";
 import type { AdkEvent, Segment } from "@/lib/session/types";
+import { taskBytes } from "./bytes";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
 import { toEvent } from "./history";
@@ -21,6 +22,7 @@ import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./
 import { parseJson, type SessionRow } from "./rows";
 import { liveOf, requireSession } from "./sessions";
 import { claimSession } from "./turns";
+import { chargeBytes } from "./users";
 import { siblingsOf } from "./versions";
 
 interface TaskRow {
@@ -62,19 +64,31 @@ const taskUpdate = (task: Task, messageId: string | null, session: { from?: SQL;
   WHERE session_id = ${session.id} AND invocation_id = ${taskInvocation(task)} AND (task_id IS NULL OR task_id = ${task.id})
     AND first_seq > ${session.sharedUntil}`;
 
-/** A new task's columns (task_id, task, message_id), for the insert of the invocation it begins with. */
-export const taskColumns = (task: Task, messageId?: string) => ({
-  invocationId: taskInvocation(task),
-  values: sql`${task.id}, ${storedForm(task)}, ${messageId ?? null}`,
-});
+/** A new task's columns (task_id, task, message_id), for the insert of the invocation it begins with, and their bytes. */
+export function taskColumns(task: Task, messageId?: string) {
+  const stored = storedForm(task);
+  return {
+    invocationId: taskInvocation(task),
+    values: sql`${task.id}, ${stored}, ${messageId ?? null}`,
+    bytes: taskBytes(task, stored, messageId),
+  };
+}
 
 const taskRefused = (task: Task) =>
   new ValidationError(`Task ${task.id}: invocation ${taskInvocation(task)} has no events or another task, or a fork shares it`);
 
-/** Creates or updates a task inside the caller's transaction; its invocation must have begun. */
-export async function saveTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) {
+/**
+ * Creates or updates a task inside the caller's transaction; its invocation must have begun. The caller
+ * charges its bytes (`taskColumns(...).bytes`), with the append it goes with.
+ */
+export async function storeTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) {
   const saved = await tx.run(taskUpdate(task, messageId ?? null, { id: sql`${row.id}`, sharedUntil: sql`${row.shared_until}` }));
   if (saved === 0) throw taskRefused(task);
+}
+
+/** `storeTaskTx`, its bytes charged to the chat and its owner. */
+export async function saveTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "user_id" | "shared_until">, task: Task, messageId?: string) {
+  await together([storeTaskTx(tx, row, task, messageId), chargeBytes(tx, row, taskColumns(task, messageId).bytes)]);
 }
 
 export async function saveTask(userId: string, sessionId: string, task: Task, opts: { turn?: string } = {}) {
@@ -82,9 +96,18 @@ export async function saveTask(userId: string, sessionId: string, task: Task, op
   if (opts.turn !== undefined) {
     return db.write(async (tx) => saveTaskTx(tx, await claimSession(tx, userId, sessionId, opts.turn), task));
   }
-  // One statement, atomic on its own, that reads the session's owner and shared prefix and locks its row.
+  // One statement on PostgreSQL, atomic on its own, that reads the session's owner and shared prefix, locks
+  // its row, and charges the task's bytes when it was stored.
   const owned = sql`FROM (SELECT id, shared_until FROM sessions WHERE id = ${sessionId} AND ${liveOf(userId)} ${db.dialect.forUpdate}) s`;
-  if ((await db.run(taskUpdate(task, null, { from: owned, id: sql`s.id`, sharedUntil: sql`s.shared_until` }))) > 0) return;
+  const bytes = taskColumns(task).bytes;
+  const [saved] = await db.chain<{ session_id: string }>(
+    sql`${taskUpdate(task, null, { from: owned, id: sql`s.id`, sharedUntil: sql`s.shared_until` })} RETURNING invocations.session_id`,
+    (returned) => [
+      sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${returned("session_id")}`,
+      sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${userId} AND ${returned("session_id")} IS NOT NULL`,
+    ],
+  );
+  if (saved) return;
   await requireSession(db, userId, sessionId);
   throw taskRefused(task);
 }

@@ -17,7 +17,7 @@ import { type Ahead, lookAhead } from "./layout";
 import { rewindTx } from "./rewind";
 import type { SessionRow } from "./rows";
 import { createSessionTx, requireSession } from "./sessions";
-import { saveTaskTx, taskForMessage } from "./tasks";
+import { storeTaskTx, taskColumns, taskForMessage } from "./tasks";
 import { claimRow, claimSession, leaseMs, RELEASED } from "./turns";
 import { lockUser } from "./users";
 
@@ -149,12 +149,16 @@ export async function appendTurnEvents(userId: string, sessionId: string, turn: 
 
 /** Stores the turn's last events (usually its reply), the final task, and releases the session, together. Resolves with the events stored. */
 export async function endTurn(userId: string, sessionId: string, task: Task, events: AdkEvent[] = [], cursor?: LogCursor) {
+  const bytes = taskColumns(task).bytes;
   return turnWrite(userId, sessionId, task.id, cursor, async (tx, row, tail) => {
     const [, stored] = await together([
-      saveTaskTx(tx, row, task),
+      storeTaskTx(tx, row, task),
       events.length > 0
-        ? appendEventsTx(tx, row, events, { set: RELEASED, tail }).then((appended) => appended.events)
-        : tx.run(sql`UPDATE sessions SET ${RELEASED} WHERE id = ${row.id}`).then(() => []),
+        ? appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }).then((appended) => appended.events)
+        : together([
+            tx.run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+            tx.run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+          ]).then(() => []),
     ]);
     return stored;
   });

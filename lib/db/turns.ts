@@ -41,9 +41,10 @@ async function closeAbandoned(tx: Executor, row: SessionRow) {
       error_code: "INTERRUPTED",
       error_message: INTERRUPTED,
     };
-    await appendEventsTx(tx, row, [ending]);
     const status = { state: "canceled", timestamp: new Date(now).toISOString() };
-    await tx.run(sql`UPDATE invocations SET task = ${JSON.stringify({ ...stored, status })} WHERE task_id = ${row.turn_task_id}`);
+    const canceled = JSON.stringify({ ...stored, status });
+    await appendEventsTx(tx, row, [ending], { bytes: Buffer.byteLength(canceled) });
+    await tx.run(sql`UPDATE invocations SET task = ${canceled} WHERE task_id = ${row.turn_task_id}`);
   }
   await tx.run(sql`UPDATE sessions SET ${RELEASED} WHERE id = ${row.id}`);
 }

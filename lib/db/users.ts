@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError } from "@/lib/errors";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { type Executor, together } from "./database";
 
 export async function createUser(): Promise<string> {
   const id = randomUUID();
@@ -42,6 +42,13 @@ export function checkQuota(userId: string, touched: UserTouched | undefined, byt
   const limit = config().limits.storedBytes;
   if (bytes > 0 && touched.stored_bytes > limit) throw new QuotaExceededError(`more than ${limit} bytes stored`);
 }
+
+/** Charges bytes a write stored in a chat outside an append (a task, say) to the chat and its owner. */
+export const chargeBytes = (tx: Executor, row: { id: string; user_id: string }, bytes: number) =>
+  together([
+    tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+    tx.run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+  ]);
 
 /** `userTouch` and `checkQuota` on their own: resolves with the user's new activity. */
 export async function touchUser(tx: Executor, userId: string, bytes = 0): Promise<number> {

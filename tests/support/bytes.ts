@@ -5,13 +5,23 @@
 import { type SQL, sql } from "drizzle-orm";
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
+import { ROW_BYTES } from "@/lib/db/bytes";
 import type { Database } from "@/lib/db/database";
-import { appendEvents, createSession, deleteSession, forkSession, rewindSession, saveArtifact, switchSession } from "@/lib/db/queries";
+import {
+  appendEvents,
+  createSession,
+  deleteSession,
+  forkSession,
+  rewindForMessage,
+  rewindSession,
+  saveArtifact,
+  switchSession,
+} from "@/lib/db/queries";
 import { QuotaExceededError } from "@/lib/errors";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
 
-/** Bytes of the text and blob columns of every row the user's chats (deleted ones kept for forks included) and files hold. */
+/** Bytes of the text and blob columns of every row the user's chats (deleted ones kept for forks included), state and files hold. */
 export async function storedBytesOf(db: Database, userId: string): Promise<number> {
   const len = (column: string) => sql`COALESCE(${db.dialect.byteLength(sql.raw(column))}, 0)`;
   const sum = (columns: string[]) => sql.join(columns.map(len), sql` + `);
@@ -43,7 +53,7 @@ const big = (n: number, seed: number) => `${seed}:`.padEnd(n, "x");
 /**
  * Writes as much as it can through every path that stores bytes — a new chat's state, events (with
  * state the checkpoints copy), `user:` state left behind by deleted chats, forks, files, rewinds that
- * restore files, switches and demo-agent turns — and resolves with how many writes the quota refused.
+ * restore files, switches, demo-agent turns and A2A rewinds — and resolves with how many writes the quota refused.
  */
 export async function writeEverywhere(userId: string, { rounds }: { rounds: number }): Promise<number> {
   let refused = 0;
@@ -63,7 +73,7 @@ export async function writeEverywhere(userId: string, { rounds }: { rounds: numb
     const id = made.id;
     // A big key, then enough small events for a state checkpoint to copy the big state.
     const first = newInvocationId();
-    await attempt(() =>
+    const started = await attempt(() =>
       appendEvents(userId, id, [event(first, "user", "go", { huge: big(60_000, round), [`user:k${round}`]: big(10_000, round) })]),
     );
     for (let batch = 0; batch < 2; batch++) {
@@ -89,12 +99,32 @@ export async function writeEverywhere(userId: string, { rounds }: { rounds: numb
       const fork = await attempt(() => forkSession(userId, id, { invocationId: second }));
       if (fork) await attempt(() => forkSession(userId, fork.id));
     }
-    const turn = await attempt(() =>
-      startTurn({ userId, sessionId: id, agent: getAgent("demo"), text: `set color to "${big(5_000, round)}"` }),
-    );
-    await turn?.done;
+    for (const text of [
+      `set color to "${big(5_000, round)}"`,
+      `set user:pref to "${big(5_000, round)}"`,
+      "save file g.txt with content hi",
+    ]) {
+      const turn = await attempt(() => startTurn({ userId, sessionId: id, agent: getAgent("demo"), text }));
+      await turn?.done;
+    }
+    if (started) await attempt(() => rewindForMessage(userId, id, first, "rewind", crypto.randomUUID()));
     // The chat goes; its `user:` state stays with the user.
     if (round % 2 === 0) await deleteSession(userId, id);
   }
   return refused;
+}
+
+/** The user's byte counter, and what it should be: their live chats' counters plus their `user:` state and files. */
+export async function countedBytesOf(db: Database, userId: string) {
+  const one = async (query: SQL) => Number((await db.one<{ n: number | null }>(query))?.n ?? 0);
+  const len = (column: string) => db.dialect.byteLength(sql.raw(column));
+  return {
+    counted: await one(sql`SELECT stored_bytes AS n FROM users WHERE id = ${userId}`),
+    books:
+      (await one(sql`SELECT SUM(stored_bytes) AS n FROM sessions WHERE user_id = ${userId} AND deleted_at IS NULL`)) +
+      (await one(sql`SELECT SUM(${ROW_BYTES} + ${len("key")} + ${len("value")}) AS n FROM user_state WHERE user_id = ${userId}`)) +
+      (await one(sql`
+        SELECT SUM(${ROW_BYTES} + ${len("filename")} + ${len("mime_type")} + size) AS n FROM artifacts
+        WHERE user_id = ${userId} AND session_id IS NULL`)),
+  };
 }
