@@ -44,7 +44,7 @@ test("server actions refuse cross-origin calls and change nothing", async ({ cha
   const name = async () => (await (await page.request.get(`/api/sessions/${id}?include_events=false`)).json()).data.session.name;
 
   const evil = await replay("http://evil.example", "Hijacked");
-  expect(evil.ok()).toBe(false);
+  expect({ status: evil.status(), body: await evil.json() }).toMatchObject({ status: 403, body: { code: "cross_origin" } });
   expect(await name()).toBe("Renamed once");
 
   const same = await replay(new URL(page.url()).origin, "Renamed twice");
@@ -226,6 +226,8 @@ test("server actions answer a 4xx, never a 500, to malformed, too deep or oversi
     ["not JSON", "zzz", undefined, 400],
     ["nested 100,000 deep", "[".repeat(100_000) + "]".repeat(100_000), undefined, 400],
     ["broken multipart", "garbage", "multipart/form-data; boundary=xx", 400],
+    ["arguments not an array", '"x"', undefined, 400],
+    ["arguments null", "null", undefined, 400],
     ["over 10 MiB", Buffer.alloc(10 * 1024 * 1024 + 16, "x"), undefined, 413],
   ];
   for (const [name, data, type, status] of cases) {
@@ -234,4 +236,19 @@ test("server actions answer a 4xx, never a 500, to malformed, too deep or oversi
     expect(await response.json()).toMatchObject({ error: expect.any(String), code: expect.any(String) });
   }
   expect(await everything(page)).toEqual(before);
+});
+
+test("a path Next.js cannot %-decode answers 400 — JSON on the API — never a 500", async ({ page }) => {
+  for (const path of ["/api/sessions/%E0%A4%A", "/api/sessions/abc%", "/api/sessions/%ED%A0%80/rewind", "/api/nope/%E0%A4"]) {
+    for (const method of ["GET", "POST"]) {
+      const response = await page.request.fetch(path, { method, data: method === "POST" ? {} : undefined });
+      expect({ path, method, status: response.status() }).toEqual({ path, method, status: 400 });
+      expect(await response.json()).toMatchObject({ code: "invalid_request" });
+    }
+  }
+  const pageResponse = await page.goto("/chat/%E0%A4%A");
+  expect(pageResponse?.status()).toBe(400);
+  await expect(page.getByRole("heading", { name: "Bad request" })).toBeVisible();
+  await page.getByRole("link", { name: "Start a new chat" }).click();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
 });

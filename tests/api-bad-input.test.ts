@@ -68,7 +68,7 @@ function catalogue(sessionId: string, token: string): Case[] {
     post(routes.artifacts.POST, { filename: "a/b.txt", text: "x" }, 400, "invalid_request", "path separator"),
     post(routes.artifacts.POST, { filename: "..", text: "x" }, 400, "invalid_request", "dot-dot filename"),
     post(routes.artifacts.POST, { filename: "a\\b", text: "x" }, 400, "invalid_request", "backslash filename"),
-    post(routes.artifacts.POST, { filename: "nul\u0000.txt", text: "x" }, 400, "invalid_request", "control character filename"),
+    post(routes.artifacts.POST, { filename: "nul\u0000.txt", text: "x" }, 400, "invalid_text", "control character filename"),
     post(routes.artifacts.POST, { filename: "x.bin", data_base64: "not base64!" }, 400, "invalid_request", "invalid base64"),
     post(routes.artifacts.POST, { filename: "x.bin", text: "a", data_base64: "YQ==" }, 400, "invalid_request", "both text and base64"),
     post(routes.artifacts.POST, { filename: "x.bin" }, 400, "invalid_request", "neither text nor base64"),
@@ -187,7 +187,7 @@ function catalogue(sessionId: string, token: string): Case[] {
     ],
     // Values that would break a header or a download later.
     ["mime_type with CR/LF", routes.artifacts.POST, typed("text/html\r\nSet-Cookie: x=1"), 400, "invalid_request"],
-    ["mime_type with NUL", routes.artifacts.POST, typed("text/plain\u0000"), 400, "invalid_request"],
+    ["mime_type with NUL", routes.artifacts.POST, typed("text/plain\u0000"), 400, "invalid_text"],
     ["mime_type beyond Latin-1", routes.artifacts.POST, typed("text/plain; charset=日本"), 400, "invalid_request"],
     ["mime_type with Latin-1 letters", routes.artifacts.POST, typed("text/plaîn"), 400, "invalid_request"],
     ["mime_type without subtype", routes.artifacts.POST, typed("text"), 400, "invalid_request"],

@@ -38,7 +38,8 @@ export function rowsByDay(sessions: SessionSummary[], now = Date.now()): Row[] {
 
 /** The user's chats, a page at a time as they scroll, in a virtualised list (thousands of chats stay light). */
 function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
-  const pathname = usePathname();
+  // Null only under the Pages Router, which serves nothing but the error page (pages/_error.tsx).
+  const pathname = usePathname() ?? "";
   const sessions = useSessionsQuery(initialSessions);
   const activeId = pathname.startsWith("/chat/") ? pathname.slice(6) : null;
   const rows = useMemo(() => rowsByDay(sessions.data), [sessions.data]);

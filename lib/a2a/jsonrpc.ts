@@ -11,16 +11,63 @@ import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2
 import type { Agent } from "@/lib/agent/types";
 import { ownOrigin } from "@/lib/api/handler";
 import { agentCard } from "./card";
+import { malformed, toA2AError } from "./errors";
 import { RetraceRequestHandler } from "./request-handler";
 
 type RpcId = string | number | null;
 type ErrorMapper = (error: unknown) => unknown;
 
-/** The request object, or the body as it came when it is not one (the transport then says what is wrong). */
-function parse(body: string): { method?: unknown; id?: unknown } | string {
+/** The request object; anything else (null, an array, a number) as an empty one, which the transport calls invalid. */
+function parse(body: string): { method?: unknown; id?: unknown } {
   const value = JSON.parse(body);
-  return value && typeof value === "object" && !Array.isArray(value) ? value : body;
+  return value && typeof value === "object" && !Array.isArray(value) ? value : {};
 }
+
+/** The methods that serve a request: the transport converts a request's params before it calls one. */
+const METHODS = new Set<string | symbol>([
+  "sendMessage",
+  "sendMessageStream",
+  "getTask",
+  "listTasks",
+  "cancelTask",
+  "resubscribe",
+  "createTaskPushNotificationConfig",
+  "getTaskPushNotificationConfig",
+  "listTaskPushNotificationConfigs",
+  "deleteTaskPushNotificationConfig",
+]);
+
+async function* guarded<T>(results: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* results;
+  } catch (error) {
+    throw toA2AError(error);
+  }
+}
+
+/**
+ * `handler`, noting when a method is called, and with every error it raises an A2A error (an unexpected one
+ * logged and answered as "Internal error", never its JavaScript text).
+ */
+function watched(handler: RetraceRequestHandler) {
+  const state = { entered: false };
+  const proxy = new Proxy(handler, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function" || !METHODS.has(key)) return value;
+      return (...args: unknown[]) => {
+        state.entered = true;
+        const result = value.apply(target, args);
+        if (Symbol.asyncIterator in Object(result)) return guarded(result);
+        return Promise.resolve(result).catch((error) => Promise.reject(toA2AError(error)));
+      };
+    },
+  });
+  return { handler: proxy, state };
+}
+
+/** SDK errors behind which no method ran are its conversion of params that do not have their method's shape. */
+const INTERNAL_ERROR = -32603;
 
 const envelope = (id: RpcId, mapError: ErrorMapper, error: unknown) => ({ jsonrpc: "2.0", id, error: mapError(error) });
 
@@ -76,8 +123,8 @@ export async function serveJsonRpc(request: Request, body: string, userId: strin
     });
     return Response.json(envelope(null, JsonRpcTransportHandler.mapToJSONRPCError, error));
   }
-  const method = typeof rpc === "object" ? rpc.method : undefined;
-  const id = typeof rpc === "object" && (typeof rpc.id === "string" || typeof rpc.id === "number") ? rpc.id : null;
+  const method = rpc.method;
+  const id = typeof rpc.id === "string" || typeof rpc.id === "number" ? rpc.id : null;
   const legacy = isLegacyJsonRpcMethod(method) || (!isV1JsonRpcMethod(method) && version === A2A_LEGACY_PROTOCOL_VERSION);
   const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
   const card = agentCard(agent, ownOrigin(request));
@@ -87,11 +134,15 @@ export async function serveJsonRpc(request: Request, body: string, userId: strin
       user: { isAuthenticated: true, userName: userId },
       requestedVersion: legacy ? A2A_LEGACY_PROTOCOL_VERSION : A2A_PROTOCOL_VERSION,
     });
-    const handler = new RetraceRequestHandler(agent, card);
+    const { handler, state } = watched(new RetraceRequestHandler(agent, card));
     const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
     const result = await transport.handle(rpc, context);
     if (Symbol.asyncIterator in Object(result)) {
       return sse(result as AsyncGenerator<unknown>, id, mapError, legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE);
+    }
+    const failed = result as { error?: { code?: number } };
+    if (failed.error?.code === INTERNAL_ERROR && !state.entered) {
+      return Response.json(envelope(id, mapError, malformed(`The params of ${String(method)} do not have the shape the method takes`)));
     }
     return Response.json(result);
   } catch (error) {

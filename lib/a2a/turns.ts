@@ -15,6 +15,13 @@ const controlMetadata = z.looseObject({
   retrace_rewind_reason: z.enum(["rewind", "edit", "regenerate"]).optional(),
 });
 
+/** What a turn reads of a sent message, checked: the SDK passes fields of any JSON type on. */
+const sentMessage = z.looseObject({
+  messageId: z.string("message.messageId is required").min(1, "message.messageId is required"),
+  contextId: z.string("message.contextId must be a string").optional(),
+  parts: z.array(z.looseObject({}), "message.parts must be a list of parts"),
+});
+
 type Started = { task: Task } | { turn: Awaited<ReturnType<typeof startTurn>> };
 
 /**
@@ -24,7 +31,8 @@ type Started = { task: Task } | { turn: Awaited<ReturnType<typeof startTurn>> };
  */
 export async function begin(userId: string, agent: Agent, params: SendMessageRequest): Promise<Started> {
   const message = params.message;
-  if (!message?.messageId) throw malformed("message.messageId is required");
+  const checked = sentMessage.safeParse(message);
+  if (!message || !checked.success) throw malformed(checked.error ? z.prettifyError(checked.error) : "A message is required");
   if (message.role !== Role.ROLE_USER) throw malformed("Only user messages can be sent");
   const parsed = controlMetadata.safeParse(message.metadata ?? {});
   if (!parsed.success) throw malformed(z.prettifyError(parsed.error));

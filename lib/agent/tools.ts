@@ -2,6 +2,7 @@ import { z } from "zod";
 import { loadArtifact, saveArtifact } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { hasKey, isAppKey } from "@/lib/session/state";
+import { isCleanText, UNCLEAN_TEXT } from "@/lib/session/text";
 import type { EventActions, Json } from "@/lib/session/types";
 import type { InvocationContext } from "./types";
 
@@ -45,8 +46,11 @@ export async function executeTool(ctx: InvocationContext, name: string, args: un
   if (!isToolName(name)) return { response: { error: `Unknown tool: ${name}` } };
   const parsed = toolInputs[name].safeParse(args);
   if (!parsed.success) return { response: { error: z.prettifyError(parsed.error) } };
+  const unclean = Object.entries(parsed.data).find(([, value]) => typeof value === "string" && !isCleanText(value));
+  if (unclean) return { response: { error: `${unclean[0]} ${UNCLEAN_TEXT}` } };
   try {
-    return await run(ctx, name, parsed.data as never);
+    // The arguments as given: zod's copy of a JSON value drops `__proto__` keys, which are data here.
+    return await run(ctx, name, args as never);
   } catch (error) {
     if (error instanceof AppError) return { response: { error: error.message } };
     throw error;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { authCookie, isHttps, issueToken, tokenFrom, verifyToken } from "@/lib/auth";
 import { AppError, AuthError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { assertJsonDepth } from "./json-depth";
+import { assertCleanText, assertJsonText } from "./json-text";
 import { MAX_BODY_BYTES } from "./limits";
 
 /** A page's cursor travels beside `data` (docs/api.md, "Paging"). */
@@ -97,7 +97,11 @@ export function handler<P = Record<string, never>>(fn: (ctx: Context<P>) => Prom
   return async (request: Request, route: { params: Promise<P> }) => {
     try {
       const caller = await authenticate(request);
-      const result = await fn({ request, userId: caller.userId, params: await route.params });
+      const params = await route.params;
+      for (const [name, value] of Object.entries(params ?? {})) {
+        for (const text of [value].flat()) if (typeof text === "string") assertCleanText(text, `The path's ${name}`);
+      }
+      const result = await fn({ request, userId: caller.userId, params });
       let response: Response;
       if (result instanceof Response) response = result;
       else {
@@ -137,7 +141,7 @@ export async function readBody(request: Request): Promise<string> {
     chunks.push(value);
   }
   const text = Buffer.concat(chunks).toString("utf8");
-  assertJsonDepth(text);
+  assertJsonText(text);
   return text;
 }
 
@@ -158,7 +162,9 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
 
 /** The URL's query parameters, validated like a body. */
 export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
-  return parse(schema, Object.fromEntries(new URL(request.url).searchParams));
+  const query = new URL(request.url).searchParams;
+  for (const [name, value] of query) assertCleanText(value, `The query's ${name}`);
+  return parse(schema, Object.fromEntries(query));
 }
 
 /** Everything, or one page with its cursor: what a listing route answers. */

@@ -3,7 +3,21 @@ import { isAppKey } from "@/lib/session/state";
 
 const name = z.string().trim().min(1, "Name must not be empty").max(200, "Name is at most 200 characters");
 const invocationId = z.string().min(1).max(200);
-const state = z.record(z.string().min(1).max(500), z.json());
+/**
+ * A JSON object whose keys are data (SPEC §4.2: `__proto__` is a name like any other), checked as a record
+ * and kept as given: zod builds a record's output by assignment, which drops a `__proto__` key.
+ */
+function dataRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V) {
+  const record = z.record(key, value);
+  return z
+    .unknown()
+    .superRefine((input, ctx) => {
+      for (const { message, path } of record.safeParse(input).error?.issues ?? []) ctx.addIssue({ code: "custom", message, path });
+    })
+    .transform((input) => input as Record<string, z.infer<V>>);
+}
+
+const state = dataRecord(z.string().min(1).max(500), z.json());
 
 export const createSessionInput = z.strictObject({
   agent: z.string().min(1).max(100).optional(),
@@ -73,7 +87,6 @@ export const tasksQuery = z
 export const eventsQuery = z.object({ ...pageFields, view: z.enum(["all", "effective"]).default("all") }).refine(...beforeNeedsLimit);
 
 /** The operator's app-wide state: `{"app:key": value | null}`; null deletes. */
-export const appStateInput = z
-  .record(z.string().min(5).max(500), z.json())
+export const appStateInput = dataRecord(z.string().min(5).max(500), z.json())
   .refine((state) => Object.keys(state).length > 0, { message: "Give at least one app: key" })
   .refine((state) => Object.keys(state).every(isAppKey), { message: "Every key must start with app:" });

@@ -67,9 +67,11 @@ export function normalizeEvent(input: unknown): AdkEvent {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new ValidationError("An event must be a JSON object");
   }
-  const parsed = adkEventSchema.safeParse(toSnake(raw));
+  const snaked = toSnake(raw);
+  const parsed = adkEventSchema.safeParse(snaked);
   if (!parsed.success) throw new ValidationError(z.prettifyError(parsed.error));
-  const event = parsed.data as AdkEvent;
+  // The event as given, not zod's copy: a copy drops `__proto__` keys, which are data in deltas and arguments.
+  const event = snaked as AdkEvent;
   return {
     ...event,
     // kagent's envelope carries the event's id outside its JSON too.

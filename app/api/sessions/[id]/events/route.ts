@@ -1,5 +1,5 @@
 import { handler, listing, readJson, readQuery } from "@/lib/api/handler";
-import { assertJsonDepth } from "@/lib/api/json-depth";
+import { assertJsonText } from "@/lib/api/json-text";
 import { eventsQuery, pageOf } from "@/lib/api/schemas";
 import { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "@/lib/db/queries";
 import { AppError, ValidationError } from "@/lib/errors";
@@ -28,7 +28,7 @@ export const POST = handler<Params>(async ({ request, userId, params }) => {
   const events = items.map((item, i) => {
     // kagent's envelope carries the event as JSON text, which the request's depth check never saw.
     const envelope = item as { data?: unknown } | null;
-    if (typeof envelope?.data === "string") assertJsonDepth(envelope.data);
+    if (typeof envelope?.data === "string") assertJsonText(envelope.data, `Event ${i}`);
     try {
       return normalizeEvent(item);
     } catch (error) {
