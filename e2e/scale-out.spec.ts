@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { restartPostgresOn } from "../scripts/test-postgres";
 import { guestToken, type Instance, instance, startInstance } from "./support/api-client";
 import { INSTANCE_A, INSTANCE_B, POSTGRES_PORT, SHARED_SECRET } from "./support/instances";
 
@@ -76,6 +77,32 @@ test.describe("two instances on one PostgreSQL", () => {
     expect(retried[0].id).toBe(task.id);
     const events = (await a.json<{ data: { author: string }[] }>("GET", `/api/sessions/${task.contextId}/events`)).body.data;
     expect(events.filter((e) => e.author === "user")).toHaveLength(1);
+  });
+
+  test("after PostgreSQL restarts under both instances, they stream and cancel across instances again; health says degraded meanwhile", async () => {
+    test.setTimeout(90_000);
+    const health = async (base: string) => (await fetch(`${base}/api/health`)).status;
+    expect([await health(INSTANCE_A), await health(INSTANCE_B)]).toEqual([200, 200]);
+    const restarted = restartPostgresOn(POSTGRES_PORT, 5_000);
+    await expect.poll(() => health(INSTANCE_B), { timeout: 5_000 }).toBe(503);
+    await restarted;
+    const up = Date.now();
+    for (const base of [INSTANCE_A, INSTANCE_B]) await expect.poll(() => health(base), { timeout: 15_000 }).toBe(200);
+    console.log(`both instances healthy ${Date.now() - up} ms after PostgreSQL came back`);
+
+    // A's turn, followed and stopped from B through the database's notifications.
+    const turn = await slowTurn(a);
+    const followed = b.rpc("tasks/resubscribe", { id: turn.taskId }) as Promise<{ results: Record<string, unknown>[] }>;
+    await new Promise((r) => setTimeout(r, 1_000));
+    const asked = Date.now();
+    const canceled = (await b.rpc("tasks/cancel", { id: turn.taskId })) as unknown as { result: { status: { state: string } } };
+    expect(Date.now() - asked).toBeLessThan(1000);
+    expect(canceled.result.status.state).toBe("canceled");
+    const { results } = await followed;
+    expect(results.some((r) => (r.status as { message?: { metadata?: { adk_partial?: boolean } } })?.message?.metadata?.adk_partial)).toBe(
+      true,
+    );
+    expect(results.at(-1)).toMatchObject({ final: true, status: { state: "canceled" } });
   });
 
   test("an instance killed mid-turn frees the chat within its lease; SIGTERM interrupts and releases at once", async () => {

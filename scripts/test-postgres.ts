@@ -5,7 +5,7 @@
  * Installs Debian's `postgresql` when its binaries are missing and we are root.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -33,6 +33,17 @@ function pg(command: string, args: string[]) {
   if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr?.toString() || result.stdout?.toString()}`);
 }
 
+/** Where a cluster on `port` says how it runs, so another process (the end-to-end suite) can restart it. */
+const infoFile = (port: number) => path.join(tmpdir(), `retrace-pg-${port}.json`);
+
+/** Restarts the cluster a `startPostgres` in another process runs on `port` (see `TestPostgres.restart`). */
+export async function restartPostgresOn(port: number, downMs: number) {
+  const { data, settings, dir } = JSON.parse(readFileSync(infoFile(port), "utf8")) as { data: string; settings: string[]; dir: string };
+  pg("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  pg("pg_ctl", ["-D", data, "-o", settings.join(" "), "-l", path.join(dir, "server.log"), "-w", "start"]);
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -47,6 +58,8 @@ export function freePort(): Promise<number> {
 export interface TestPostgres {
   url: string;
   port: number;
+  /** Stops the server (fast shutdown: connections are cut), keeps it down `downMs`, and starts it again. */
+  restart(downMs: number): Promise<void>;
   stop(): void;
 }
 
@@ -71,10 +84,12 @@ export async function startPostgres(opts: { port?: number; durable?: boolean } =
     ...(opts.durable ? [] : ["-c fsync=off", "-c full_page_writes=off"]),
   ];
   pg("pg_ctl", ["-D", data, "-o", settings.join(" "), "-l", path.join(dir, "server.log"), "-w", "start"]);
+  writeFileSync(infoFile(port), JSON.stringify({ data, settings, dir }));
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    restart: (downMs) => restartPostgresOn(port, downMs),
     stop() {
       if (stopped) return;
       stopped = true;
@@ -82,6 +97,7 @@ export async function startPostgres(opts: { port?: number; durable?: boolean } =
         pg("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
+        rmSync(infoFile(port), { force: true });
       }
     },
   };

@@ -26,8 +26,9 @@ import {
   switchSession,
 } from "@/lib/db/queries";
 import { completedTask, event, type Fixture, fixture, holdTurn, texts } from "./helpers";
-import { tableRows } from "./support/db";
+import { countTransactions, tableRows } from "./support/db";
 import { sharedDatabase, startProcess } from "./support/processes";
+import { STALL_LIMIT_MS, withProbe } from "./support/stall";
 
 const demo = getAgent("demo");
 const LEASE = "1500";
@@ -333,6 +334,35 @@ describe("turns across app instances", () => {
       expect(done).toMatchObject({ kind: "done", task: { status: { state: "completed" } } });
       const streamed = seen.flatMap((u) => (u.kind === "partial" ? [messageText(u.message)] : [])).join("");
       expect(streamed).toBe(messageText(done.task.history?.at(-1) as never));
+    });
+
+    it(`300 watchers of a turn on another instance cost the store what one does; another user waits under ${STALL_LIMIT_MS} ms`, async () => {
+      const remote = await remoteTurn("40");
+      await new Promise((r) => setTimeout(r, 200));
+      const watchers = 300;
+      const { result, count } = await countTransactions(() =>
+        withProbe(() =>
+          Promise.all(
+            Array.from({ length: watchers }, async () => {
+              const seen: TurnUpdate[] = [];
+              for await (const update of (await watchTurn(remote.userId, remote.taskId)) ?? []) seen.push(update);
+              return seen;
+            }),
+          ),
+        ),
+      );
+      for (const seen of result.result) {
+        const done = seen.at(-1) as Extract<TurnUpdate, { kind: "done" }>;
+        expect(done).toMatchObject({ kind: "done", task: { status: { state: "completed" } } });
+      }
+      // One read of the task and where it runs, then one per change and per 2 s poll, for all of them (the
+      // probe's user, chat and reads are counted too).
+      const transactions = count - result.probes - 2;
+      expect(transactions).toBeLessThan(30);
+      expect(result.worstMs).toBeLessThan(STALL_LIMIT_MS);
+      console.log(
+        `300 watchers on another instance: ${transactions} transactions in ${Math.round(result.ms)} ms, another user's worst ${Math.round(result.worstMs)} ms`,
+      );
     });
   }
 });

@@ -11,7 +11,7 @@ import type {
 } from "@a2a-js/sdk";
 import { A2AError, PushNotificationNotSupportedError, TaskNotCancelableError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
-import { cancelTurn, watchTurn } from "@/lib/agent/runtime";
+import { cancelTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getTask } from "@/lib/db/queries";
 import { malformed, taskError, toA2AError } from "./errors";
@@ -119,10 +119,16 @@ export class RetraceRequestHandler implements A2ARequestHandler {
 
   /** The rest of a running task, wherever it runs; just the stored task when it has ended. */
   async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
-    const task = await this.load(params.id, context);
-    const updates = await watchTurn(userOf(context), task.id);
+    const id = params.id;
+    if (typeof id !== "string" || !id.trim()) throw malformed("A task id is required");
+    let updates: AsyncIterable<TurnUpdate> | null;
+    try {
+      updates = await watchTurn(userOf(context), id);
+    } catch (error) {
+      throw taskError(id, error);
+    }
     if (updates) yield* streamTurn(updates);
-    else yield toStreamResponse(await this.load(task.id, context));
+    else yield toStreamResponse(await this.load(id, context));
   }
 
   async createTaskPushNotificationConfig(): Promise<never> {

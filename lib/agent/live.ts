@@ -7,7 +7,7 @@ import { agentNote } from "@/lib/a2a/convert";
 import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Message, Task } from "@/lib/a2a/types";
 import { getDb } from "@/lib/db/client";
-import { getTask, requestCancel, runningTurnOf } from "@/lib/db/queries";
+import { getTask, getTaskAndTurn, requestCancel, requireTask, runningTurnOf } from "@/lib/db/queries";
 
 export type TurnUpdate =
   | { kind: "task"; task: Task }
@@ -69,6 +69,8 @@ export function partialMessage(task: Task, text: string): Message {
 
 /** A turn this process runs. */
 export interface LocalTurn {
+  /** Whose turn it is. */
+  userId: string;
   controller: AbortController;
   done: Promise<Task>;
   /** The task so far and the text streamed since its last stored message: where a late watcher starts. */
@@ -99,6 +101,9 @@ function streamedText() {
   let value = "";
   let early = new Map<number, string>();
   return {
+    /** The text of the current epoch, as far as it is contiguous. */
+    value: () => value,
+    epoch: () => epoch,
     add(piece: { epoch: number; offset: number; text: string }): string {
       if (piece.epoch < epoch) return "";
       if (piece.epoch > epoch) {
@@ -124,47 +129,105 @@ function streamedText() {
   };
 }
 
-/** Follows a turn another instance runs: its stored task, then streamed text and stored changes from the bus. */
-async function watchRemote(userId: string, first: Task): Promise<AsyncIterable<TurnUpdate>> {
+/**
+ * Followers of turns other instances run, by user and task (only a task's owner gets one started), on
+ * globalThis like localTurns: one per turn per instance. Null once the turn is known not to run.
+ */
+const followersHolder = globalThis as typeof globalThis & { __retraceFollowers?: Map<string, Promise<RemoteFollower | null>> };
+followersHolder.__retraceFollowers ??= new Map();
+const followers = followersHolder.__retraceFollowers;
+const followerKey = (userId: string, taskId: string) => `${userId} ${taskId}`;
+
+interface RemoteFollower {
+  /** Adds a watcher: it gets the task as last read and the text streamed since, then every later update. */
+  watch(watcher: Channel<TurnUpdate>): void;
+}
+
+/**
+ * Follows a turn another instance runs for every watcher on this instance at once: one bus subscription,
+ * one poll, one read of the task per change, however many watch (hundreds of A2A resubscribes cost what
+ * one does). Ends when the turn does.
+ */
+async function followRemote(userId: string, first: Task): Promise<RemoteFollower> {
   const { bus } = await getDb();
-  const watcher = channel<TurnUpdate>();
+  const watchers = new Set<Channel<TurnUpdate>>();
+  let task = first;
   let shown = first.history?.length ?? 0;
   const text = streamedText();
+  /** A text message was stored since the streamed text began: it holds that text, so a new watcher skips it. */
+  let stale = false;
   let reloading = Promise.resolve();
-  const stop = () => {
+  const broadcast = (update: TurnUpdate) => {
+    for (const watcher of watchers) watcher.push(update);
+  };
+  /** Set once the follower has stopped: the final task, or null when the task could no longer be read. */
+  let final: Task | null | undefined;
+  const stop = (last: Task | null = null) => {
+    final = last;
     clearInterval(poll);
     unsubscribe();
-    watcher.close();
+    followers.delete(followerKey(userId, first.id));
+    for (const watcher of watchers) watcher.close();
   };
   const reload = () => {
     reloading = reloading.then(async () => {
-      const task = await getTask(userId, first.id).catch(() => null);
-      if (!task) return stop();
-      for (const message of task.history?.slice(shown) ?? []) watcher.push({ kind: "message", message });
-      shown = task.history?.length ?? shown;
-      if (isFinal(task)) {
-        watcher.push({ kind: "done", task });
-        stop();
+      const read = await getTask(userId, first.id).catch(() => null);
+      if (!read) return stop();
+      task = read;
+      for (const message of read.history?.slice(shown) ?? []) {
+        if (message.parts.some((p) => p.kind === "text")) stale = true;
+        broadcast({ kind: "message", message });
+      }
+      shown = read.history?.length ?? shown;
+      if (isFinal(read)) {
+        broadcast({ kind: "done", task: read });
+        stop(read);
       }
     });
   };
   // The running instance publishes only once it has heard a hello (lib/agent/runtime.ts): until it
-  // answers, every poll says hello again, so one lost notification cannot leave this watcher on polls.
+  // answers, every poll says hello again, so one lost notification cannot leave the follower on polls.
   let answered = false;
   const unsubscribe = bus.subscribe(first.id, (message) => {
     if (message.kind === "changed" || message.kind === "partial") answered = true;
     if (message.kind === "changed") reload();
     if (message.kind !== "partial") return;
+    const epoch = text.epoch();
     const fresh = text.add(message);
-    if (fresh) watcher.push({ kind: "partial", message: partialMessage(first, fresh) });
+    if (text.epoch() > epoch) stale = false;
+    if (fresh) broadcast({ kind: "partial", message: partialMessage(first, fresh) });
   });
   const poll = setInterval(() => {
     reload();
     if (!answered) void bus.publish(first.id, { kind: "hello" }).catch(() => undefined);
   }, FOLLOW_POLL_MS);
-  watcher.push({ kind: "task", task: first });
-  await bus.publish(first.id, { kind: "hello" });
-  return watcher;
+  void bus.publish(first.id, { kind: "hello" }).catch(() => undefined);
+  return {
+    watch(watcher) {
+      watcher.push({ kind: "task", task: final ?? task });
+      if (final === undefined) {
+        const partial = stale ? "" : text.value();
+        if (partial) watcher.push({ kind: "partial", message: partialMessage(task, partial) });
+        watchers.add(watcher);
+        return;
+      }
+      if (final) watcher.push({ kind: "done", task: final });
+      watcher.close();
+    },
+  };
+}
+
+/** This instance's follower of the user's task, started when the turn runs on another instance (null when it does not). */
+function following(userId: string, taskId: string): Promise<RemoteFollower | null> {
+  const key = followerKey(userId, taskId);
+  let follower = followers.get(key);
+  if (!follower) {
+    follower = getTaskAndTurn(userId, taskId).then(({ task, running }) => (isFinal(task) || !running ? null : followRemote(userId, task)));
+    followers.set(key, follower);
+    const forget = () => followers.get(key) === follower && followers.delete(key);
+    follower.then((started) => started ?? forget(), forget);
+  }
+  return follower;
 }
 
 /**
@@ -172,11 +235,18 @@ async function watchRemote(userId: string, first: Task): Promise<AsyncIterable<T
  * streamed so far, then every later update up to the final one. Null when it is not running.
  */
 export async function watchTurn(userId: string, taskId: string): Promise<AsyncIterable<TurnUpdate> | null> {
-  const task = await getTask(userId, taskId);
+  // A turn this instance runs, or follows for this user, is known to be the user's: another watcher joins
+  // without reading the store, so hundreds of watchers of one turn cost what one does.
   const local = localTurns.get(taskId);
-  if (local) return watchLocal(local);
-  if (isFinal(task) || !(await runningTurnOf(userId, taskId))) return null;
-  return watchRemote(userId, task);
+  if (local) {
+    if (local.userId !== userId) await requireTask(userId, taskId);
+    return watchLocal(local);
+  }
+  const follower = await following(userId, taskId);
+  if (!follower) return null;
+  const watcher = channel<TurnUpdate>();
+  follower.watch(watcher);
+  return watcher;
 }
 
 /** A turn that already started (a retried send): its updates from now on, and its end. */

@@ -239,7 +239,7 @@ function runLocal(turn: {
       if (pending) void b.publish(taskId, { kind: "partial", epoch, offset: 0, text: pending }).catch(() => undefined);
     }),
   );
-  const local: LocalTurn = { controller, done: Promise.resolve(task), watchers, snapshot: () => ({ task, partial: pending }) };
+  const local: LocalTurn = { userId, controller, done: Promise.resolve(task), watchers, snapshot: () => ({ task, partial: pending }) };
   localTurns.set(taskId, local);
   publish({ kind: "task", task: structuredClone(task) });
   local.done = run()

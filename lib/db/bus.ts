@@ -18,6 +18,8 @@ export type BusMessage =
 
 export interface TurnBus {
   publish(taskId: string, message: BusMessage): Promise<void>;
+  /** False while messages from other instances cannot arrive (PostgreSQL's LISTEN connection is being reconnected). */
+  listening(): boolean;
   /** Listens to one task's messages; returns the function that stops listening. */
   subscribe(taskId: string, listener: (message: BusMessage) => void): () => void;
   close(): Promise<void>;
@@ -49,6 +51,7 @@ export function localBus(): TurnBus {
       queueMicrotask(() => registry.dispatch(taskId, message));
     },
     subscribe: registry.add,
+    listening: () => true,
     async close() {},
   };
 }

@@ -6,7 +6,7 @@ export { listEvents } from "./history";
 export { rewindForMessage, rewindSession } from "./rewind";
 export { createSession, deleteSession, getSession, listSessions, renameSession, sessionAgent } from "./sessions";
 export { currentState, setAppState } from "./state";
-export { countTasks, getTask, listTasks, saveTask } from "./tasks";
+export { countTasks, getTask, getTaskAndTurn, listTasks, requireTask, saveTask } from "./tasks";
 export { appendTurnEvents, beginTurn, endTurn, historyAt } from "./turn-writes";
 export { reapAbandonedTurns, renewTurn, requestCancel, runningTurnOf } from "./turns";
 export { createUser } from "./users";

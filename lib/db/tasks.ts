@@ -19,7 +19,7 @@ import { toEvent } from "./history";
 import { effectiveLayout, markerLinks } from "./layout";
 import { eventIdIn, inPiece, inPieces, type Log, lastSeqIn, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "./paging";
-import { parseJson, type SessionRow } from "./rows";
+import { parseJson, runningTaskId, type SessionRow } from "./rows";
 import { liveOf, requireSession } from "./sessions";
 import { claimSession } from "./turns";
 import { chargeBytes } from "./users";
@@ -196,15 +196,42 @@ async function findTask(tx: Executor, userId: string, taskId: string): Promise<{
     : null;
 }
 
-export async function getTask(userId: string, taskId: string): Promise<Task> {
+/** The user's task `taskId` as found, whole. */
+async function wholeTask(tx: Executor, found: { row: TaskRow; session: SessionRow }): Promise<Task> {
+  const log = logOf(found.session);
+  const [task] = await assemble(tx, log, [found.row]);
+  return found.row.is_marker ? { ...task, history: await headAfter(tx, log, found.row.position) } : task;
+}
+
+/** Finds the user's task `taskId` in one read transaction (404 when there is none), and reads `then` of it. */
+async function readTask<T>(
+  userId: string,
+  taskId: string,
+  then: (tx: Executor, found: { row: TaskRow; session: SessionRow }) => Promise<T>,
+) {
   const db = await getDb();
   return db.read(async (tx) => {
     const found = await findTask(tx, userId, taskId);
     if (!found) throw new NotFoundError("Task not found");
-    const log = logOf(found.session);
-    const [task] = await assemble(tx, log, [found.row]);
-    return found.row.is_marker ? { ...task, history: await headAfter(tx, log, found.row.position) } : task;
+    return then(tx, found);
   });
+}
+
+export async function getTask(userId: string, taskId: string): Promise<Task> {
+  return readTask(userId, taskId, wholeTask);
+}
+
+/** The user's task and, while its turn runs (on any instance), the session holding it: one read. */
+export async function getTaskAndTurn(userId: string, taskId: string) {
+  return readTask(userId, taskId, async (tx, found) => ({
+    task: await wholeTask(tx, found),
+    running: runningTaskId(found.session) === taskId,
+  }));
+}
+
+/** 404 unless the user has task `taskId`: one read, without the task's history. */
+export async function requireTask(userId: string, taskId: string): Promise<void> {
+  await readTask(userId, taskId, async () => undefined);
 }
 
 /** The session of the user's task `taskId` (404 when there is none). */

@@ -58,3 +58,24 @@ export async function countStatements<T>(pattern: RegExp, fn: () => Promise<T>):
     Object.assign(db, { write, read });
   }
 }
+
+/** Runs `fn`, counting the transactions this process opens (a statement outside one counts as one). */
+export async function countTransactions<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }> {
+  const db = await getDb();
+  const methods = ["write", "read", "one", "all", "run", "chain"] as const;
+  const originals = Object.fromEntries(methods.map((m) => [m, db[m]]));
+  let count = 0;
+  for (const m of methods) {
+    Object.assign(db, {
+      [m]: (...args: unknown[]) => {
+        count += 1;
+        return (originals[m] as (...a: unknown[]) => unknown)(...args);
+      },
+    });
+  }
+  try {
+    return { result: await fn(), count };
+  } finally {
+    Object.assign(db, originals);
+  }
+}

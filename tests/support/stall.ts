@@ -5,25 +5,29 @@ import { createSession, createUser, getSession } from "@/lib/db/queries";
 export const STALL_LIMIT_MS = 200;
 
 /**
- * Runs `heavy` while another user reads their chat every 5 ms: how long `heavy` took, and the longest
- * such read, timed from when it was due (a request that arrives while the event loop is busy waits too).
+ * Runs `heavy` while another user reads their chat every 5 ms: how long `heavy` took, the longest such
+ * read, timed from when it was due (a request that arrives while the event loop is busy waits too), and
+ * how many reads were made (one read transaction each).
  */
 export async function withProbe<T>(heavy: () => Promise<T>) {
   const probeUser = await createUser();
   const probeSession = (await createSession(probeUser, { name: "probe" })).id;
   let done = false;
   const waits: number[] = [];
+  let probes = 0;
   const probing = (async () => {
     while (!done) {
       const due = performance.now() + 5;
       await new Promise((r) => setTimeout(r, 5));
+      probes += 1;
       await getSession(probeUser, probeSession);
       waits.push(performance.now() - due);
     }
   })();
   const start = performance.now();
   try {
-    return { result: await heavy(), ms: performance.now() - start, worstMs: Math.max(0, ...waits) };
+    const result = await heavy();
+    return { result, ms: performance.now() - start, worstMs: Math.max(0, ...waits), probes };
   } finally {
     done = true;
     await probing;
