@@ -1,6 +1,8 @@
 /** Heavy or odd requests a hostile user can make: none stalls other users, and each leaves a consistent store. */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getAgent } from "@/lib/agent/registry";
+import { startTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";
 import { checkInvariants } from "@/lib/db/invariants";
 import { flatten, logOf, MAX_PIECES } from "@/lib/db/log";
@@ -174,7 +176,7 @@ describe("a fork's pieces are bounded", () => {
     ]);
   });
 
-  it("so a chain of 2,000 forks works at its end as at its start, and its last chat shows every turn", async () => {
+  it("so a chain of 2,000 forks appends, sends, rewinds and forks at its end as at its start", async () => {
     const f = await fixture();
     let id = f.sessionId;
     for (let depth = 1; depth <= 2000; depth++) {
@@ -184,8 +186,11 @@ describe("a fork's pieces are bounded", () => {
       expect(logOf(row as SessionRow).pieces.length).toBeLessThanOrEqual(MAX_PIECES + 1);
       id = fork.id;
     }
+    process.env.DEMO_WORD_DELAY_MS = "0";
     const { worstMs } = await withProbe(async () => {
       await appendEvents(f.userId, id, [event("last", { author: "user", text: "last" })]);
+      const sent = await startTurn({ userId: f.userId, sessionId: id, agent: getAgent("demo"), text: "what is depth?" });
+      expect((await sent.done).status.state).toBe("completed");
       await rewindSession(f.userId, id, "d1000");
       await forkSession(f.userId, id, { invocationId: "d1500" });
     });
