@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { markerParent } from "@/lib/session/effective-history";
 import { recordedVersions, rewindArtifactPlan, rewindStateDelta } from "@/lib/session/rewind";
 import { parseState, replayState } from "@/lib/session/state";
-import { buildInvocationTree, latestHeadShowing, tailOf } from "@/lib/session/versions";
+import { buildInvocationTree, latestHeadShowing, tailAfterMarker, tailOf } from "@/lib/session/versions";
 
 /** A log from a script: letters are turns (two events each), `>X` a rewind marker before X. */
 function log(script: string[]) {
@@ -63,6 +63,27 @@ describe("the invocation tree", () => {
     expect(latestHeadShowing(first.get("C") as number, markers)).toBe("M3");
     expect(latestHeadShowing(first.get("D") as number, markers)).toBe("M5");
     expect(latestHeadShowing(first.get("B") as number, markers)).toBe("M5");
+  });
+
+  it("the tail right after each marker, stepping over markers only, is the walk's", () => {
+    const scripts = [
+      ["A", "B", "C", ">C", "D", ">B", "E"],
+      ["A", ">A", ">A", "B", ">B"],
+      ["A", "B", ">B", ">M2", ">A", ">M4", "C"],
+    ];
+    for (const script of scripts) {
+      const { markers } = log(script);
+      const links = new Map<number, number>();
+      for (const m of markers) {
+        links.set(m.seq, m.parent);
+        const earlier = markers.filter((k) => k.seq <= m.seq);
+        expect({ script, seq: m.seq, tail: tailAfterMarker(m.parent, links) }).toEqual({
+          script,
+          seq: m.seq,
+          tail: tailOf(m.seq, earlier),
+        });
+      }
+    }
   });
 });
 

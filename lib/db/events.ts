@@ -6,7 +6,7 @@ import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, parseState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
-import { type InvocationNode, placeInvocation } from "@/lib/session/versions";
+import { type InvocationNode, placeInvocation, tailAfterMarker } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
 import { checkpointBytes, eventBytes, invocationBytes } from "./bytes";
 import { getDb } from "./client";
@@ -97,16 +97,6 @@ function logWriter(sessionId: string) {
       return statements;
     },
   };
-}
-
-/**
- * The tail after a rewind marker whose walk continues at `parent`: the walk steps over markers (never
- * part of the effective history), so it is the first position from there that is not one.
- */
-function tailAfterMarker(parent: number, links: Map<number, number>): number {
-  let tail = parent;
-  for (let next = links.get(tail); next !== undefined; next = links.get(tail)) tail = next;
-  return tail;
 }
 
 /**

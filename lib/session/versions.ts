@@ -23,6 +23,17 @@ export function tailOf(lastSeq: number, markers: readonly MarkerLink[]): number 
   return walkRewinds(lastSeq, markers).segments.at(-1)?.[1] ?? 0;
 }
 
+/**
+ * The tail right after a rewind marker whose walk continues at `parent` (`links`: every marker's seq → its
+ * parent): markers are never part of the effective history, so it is the first position from `parent`
+ * back that is not a marker. The same as `tailOf` at the marker, in steps over markers only.
+ */
+export function tailAfterMarker(parent: number, links: ReadonlyMap<number, number>): number {
+  let tail = parent;
+  for (let next = links.get(tail); next !== undefined; next = links.get(tail)) tail = next;
+  return tail;
+}
+
 /** A new invocation's place in the tree, from the invocation at the chat's current tail. */
 export function placeInvocation(
   invocationId: string,
@@ -41,7 +52,7 @@ export function placeInvocation(
 export function buildInvocationTree(events: readonly { seq: number; invocationId: string; markerParent: number | null }[]) {
   const nodes = new Map<string, InvocationNode>();
   const invocationAt = new Map<number, string>();
-  const markers: MarkerLink[] = [];
+  const links = new Map<number, number>();
   let tail = 0;
   for (const e of events) {
     invocationAt.set(e.seq, e.invocationId);
@@ -51,8 +62,8 @@ export function buildInvocationTree(events: readonly { seq: number; invocationId
       nodes.set(e.invocationId, placeInvocation(e.invocationId, e.seq, isMarker, tailNode ?? null));
     }
     if (isMarker) {
-      markers.push({ seq: e.seq, parent: e.markerParent as number, invocationId: e.invocationId });
-      tail = tailOf(e.seq, markers);
+      links.set(e.seq, e.markerParent as number);
+      tail = tailAfterMarker(e.markerParent as number, links);
     } else {
       tail = e.seq;
     }
