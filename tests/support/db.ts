@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 
-/** Every table, with a key that orders its rows the same on both dialects. */
+/**
+ * Every table, with a key that orders its rows the same on both dialects. Not `auth_rate_limits`: a refused
+ * sign-in counts against its client's limit, which is bookkeeping, not data.
+ */
 const TABLES: Record<string, string> = {
   users: "id",
   sessions: "id",
@@ -11,6 +14,13 @@ const TABLES: Record<string, string> = {
   app_state: "agent, key",
   user_state: "user_id, agent, key",
   artifacts: "scope, filename, version",
+  auth_users: "id",
+  auth_sessions: "id",
+  auth_accounts: "id",
+  auth_verifications: "id",
+  auth_passkeys: "id",
+  api_tokens: "id",
+  invites: "email",
 };
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */
