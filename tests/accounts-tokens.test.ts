@@ -124,6 +124,8 @@ describe("a trusted proxy's header (RETRACE_TRUSTED_USER_HEADER)", () => {
     expect(() => parseConfig(env({ RETRACE_TRUSTED_USER_HEADER: "bad header" }))).toThrow(/RETRACE_TRUSTED_USER_HEADER/);
     expect(() => parseConfig(env({ RETRACE_OIDC_ISSUER: "https://idp.example" }))).toThrow(/RETRACE_OIDC_CLIENT_ID/);
     expect(() => parseConfig(env({ RETRACE_SIGNUP: "sometimes" }))).toThrow(/RETRACE_SIGNUP/);
-    expect(parseConfig(env({ RETRACE_TRUSTED_USER_HEADER: "X-Auth-Request-Email" })).accounts.trustedUserHeader).toBe("x-auth-request-email");
+    expect(parseConfig(env({ RETRACE_TRUSTED_USER_HEADER: "X-Auth-Request-Email" })).accounts.trustedUserHeader).toBe(
+      "x-auth-request-email",
+    );
   });
 });

@@ -22,7 +22,7 @@ import { passkeySignup } from "./passkey-signup";
 import { guestOf, MAX_PASSWORD, MIN_PASSWORD, requireSignupAllowed, requireStrongPassword } from "./policy";
 
 /** How long a browser trusts its signed session cookie before asking the database again (sign-out elsewhere takes this long). */
-export const SESSION_CACHE_SECONDS = 60;
+const SESSION_CACHE_SECONDS = 60;
 export const OIDC_PROVIDER = "oidc";
 
 /** better-auth's models under the store's table names (the drizzle adapter finds tables by model name). */

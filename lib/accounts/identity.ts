@@ -12,7 +12,7 @@ import { getAuth } from "./auth";
 
 export type IdentityKind = "guest" | "account" | "token" | "proxy";
 
-export interface Identity {
+interface Identity {
   userId: string;
   kind: IdentityKind;
   /** A cookie-borne identity must come from our own origin (CSRF); a Bearer one need not. */

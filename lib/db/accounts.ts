@@ -22,7 +22,7 @@ export interface MergeReport {
 
 const NOTHING: MergeReport = { sessions: 0, stateKeys: 0, stateConflicts: 0, fileVersions: 0, bytes: 0 };
 
-export class GuestIsAccountError extends AppError {
+class GuestIsAccountError extends AppError {
   constructor() {
     super(409, "guest_is_account", "This browser's guest id belongs to an account; reload the page and sign in again.");
   }
