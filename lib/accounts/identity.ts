@@ -6,7 +6,7 @@
  */
 import { tokenFrom, verifyToken } from "@/lib/auth";
 import { config } from "@/lib/config";
-import { trustedAccount } from "@/lib/db/accounts";
+import { proxyEmail, trustedAccount } from "@/lib/db/accounts";
 import { TOKEN_PREFIX, userOfApiToken } from "@/lib/db/api-tokens";
 import { getAuth } from "./auth";
 
@@ -19,6 +19,8 @@ interface Identity {
   via: "bearer" | "cookie";
   /** A guest token past half its life: the caller re-issues it. */
   stale: boolean;
+  /** The signed-in person, from the session's signed cache (or the proxy's header): no database read. */
+  profile?: { name: string; email: string };
 }
 
 export interface Identified {
@@ -41,6 +43,7 @@ function cookieOf(headers: Headers, names: string[]): string | undefined {
 interface Known {
   userId: string;
   until: number;
+  profile?: { name: string; email: string };
 }
 
 const holder = globalThis as typeof globalThis & { __retraceSessions?: Map<string, Known>; __retraceProxyUsers?: Map<string, Known> };
@@ -66,24 +69,24 @@ function cacheExpiry(data: string): number {
  * read while it is fresh) and otherwise the session row; what it confirmed is then known in-process by the
  * cookies' exact text until the cache expires, so a signed-in request costs a map lookup, like a guest's.
  */
-async function sessionAccount(headers: Headers): Promise<{ userId: string | null; cookies: string[] }> {
+async function sessionAccount(headers: Headers): Promise<{ known: Known | null; cookies: string[] }> {
   const token = cookieOf(headers, SESSION_COOKIES);
-  if (!token) return { userId: null, cookies: [] };
+  if (!token) return { known: null, cookies: [] };
   const data = cookieOf(headers, DATA_COOKIES);
   holder.__retraceSessions ??= new Map();
   const key = `${token}|${data ?? ""}`;
   const known = holder.__retraceSessions.get(key);
-  if (known && known.until > Date.now()) return { userId: known.userId, cookies: [] };
+  if (known && known.until > Date.now()) return { known, cookies: [] };
   const auth = await getAuth();
   const { headers: answer, response } = await auth.api.getSession({ headers, returnHeaders: true });
   const cookies = answer.getSetCookie();
-  if (!response) return { userId: null, cookies };
+  if (!response) return { known: null, cookies };
+  const until = Math.min(data ? cacheExpiry(data) : 0, new Date(response.session.expiresAt).getTime());
+  const confirmed: Known = { userId: response.user.id, until, profile: { name: response.user.name, email: response.user.email } };
   // Only a cache better-auth accepted as it stands (it sets a new one when it read the database instead).
-  if (data && !cookies.some((c) => DATA_COOKIES.some((name) => c.startsWith(`${name}=`)))) {
-    const until = Math.min(cacheExpiry(data), new Date(response.session.expiresAt).getTime());
-    remember(holder.__retraceSessions, key, { userId: response.user.id, until });
-  }
-  return { userId: response.user.id, cookies };
+  if (data && !cookies.some((c) => DATA_COOKIES.some((name) => c.startsWith(`${name}=`))))
+    remember(holder.__retraceSessions, key, confirmed);
+  return { known: confirmed, cookies };
 }
 
 /** The account a trusted proxy names, known in-process for a minute after it was looked up. */
@@ -119,11 +122,14 @@ export async function identify(headers: Headers): Promise<Identified> {
   const named = trusted ? headers.get(trusted) : null;
   if (named !== null) {
     const userId = await proxyAccount(named);
-    return { identity: userId ? { userId, kind: "proxy", via: "cookie", stale: false } : null, cookies: [] };
+    const profile = { name: named.trim(), email: proxyEmail(named.trim()) };
+    return { identity: userId ? { userId, kind: "proxy", via: "cookie", stale: false, profile } : null, cookies: [] };
   }
   const session = await sessionAccount(headers);
-  if (session.userId)
-    return { identity: { userId: session.userId, kind: "account", via: "cookie", stale: false }, cookies: session.cookies };
+  if (session.known) {
+    const { userId, profile } = session.known;
+    return { identity: { userId, kind: "account", via: "cookie", stale: false, profile }, cookies: session.cookies };
+  }
   // No session (or a dead one, whose cookies `session.cookies` removes): the browser is its guest again.
   const verified = found ? await verifyToken(found.token) : null;
   const identity: Identity | null = verified ? { userId: verified.userId, kind: "guest", via: "cookie", stale: verified.stale } : null;

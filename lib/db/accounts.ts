@@ -147,8 +147,10 @@ export async function accountProfile(userId: string): Promise<Profile | null> {
  * The account a trusted proxy names (RETRACE_TRUSTED_USER_HEADER): found by its email, created on first
  * sight. A name that is not an email address gets one under the reserved `.invalid` domain.
  */
+export const proxyEmail = (name: string) => (name.includes("@") ? name : `${name}@proxy.invalid`).toLowerCase();
+
 export async function trustedAccount(name: string): Promise<string> {
-  const email = (name.includes("@") ? name : `${name}@proxy.invalid`).toLowerCase();
+  const email = proxyEmail(name);
   const db = await getDb();
   return db.write(async (tx) => {
     const now = new Date();

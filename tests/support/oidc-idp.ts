@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
 
-export interface IdpUser {
+interface IdpUser {
   sub: string;
   email: string;
   name: string;
