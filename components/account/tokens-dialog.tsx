@@ -75,7 +75,7 @@ export function TokensDialog({ open, onOpenChange }: { open: boolean; onOpenChan
           <li key={token.id} className="flex items-center justify-between gap-3 py-2">
             <div className="min-w-0">
               <p className="truncate text-sm font-medium">{token.name}</p>
-              <p className="truncate text-xs text-zinc-500">
+              <p className="text-xs break-words text-zinc-500">
                 <span className="font-mono">{token.prefix}…</span> · created {date(token.created_at)} · last used {date(token.last_used_at)}
               </p>
             </div>
