@@ -18,6 +18,7 @@ const arg = (name: string) => {
 export const DIALECT = arg("db") === "postgres" ? "postgres" : "sqlite";
 export const LOAD = process.argv.includes("--load");
 export const TURNS = process.argv.includes("--turns");
+export const AUTH = process.argv.includes("--auth");
 
 export const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 
