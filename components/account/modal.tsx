@@ -25,6 +25,13 @@ export function Modal({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
         <Dialog.Content
+          onOpenAutoFocus={(event) => {
+            // Straight to the first field (not the Close button) when the dialog is a form.
+            const field = (event.currentTarget as HTMLElement).querySelector("input");
+            if (!field) return;
+            event.preventDefault();
+            field.focus();
+          }}
           className={cn(
             "fixed z-50 flex max-h-[90dvh] flex-col overflow-y-auto bg-white shadow-xl dark:bg-zinc-900",
             "inset-x-0 bottom-0 rounded-t-2xl p-5 sm:inset-x-auto sm:bottom-auto sm:top-1/2 sm:left-1/2 sm:w-[min(92vw,440px)] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-xl",
