@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type NextRequest, NextResponse } from "next/server";
+import { identify, SESSION_COOKIES } from "@/lib/accounts/identity";
 import { contentSecurityPolicy } from "@/lib/api/csp";
 import { refuseBadPagePost } from "@/lib/api/page-post";
 import { AUTH_COOKIE, authCookieOptions, isHttps, issueToken, verifyToken } from "@/lib/auth";
@@ -13,6 +14,7 @@ export async function proxy(request: NextRequest) {
   const refused = await refuseBadPagePost(request);
   if (refused) return refused;
   const https = isHttps(request.nextUrl, request.headers);
+  const sessionCookies = await refreshSession(request);
   const verified = await verifyToken(request.cookies.get(AUTH_COOKIE)?.value);
   const token = verified && !verified.stale ? null : await issueToken(verified?.userId ?? randomUUID());
   if (token) request.cookies.set(AUTH_COOKIE, token); // this very render already sees it
@@ -26,7 +28,25 @@ export async function proxy(request: NextRequest) {
   response.headers.set("content-security-policy", policy);
   response.headers.set("x-frame-options", "DENY");
   if (token) response.cookies.set(AUTH_COOKIE, token, authCookieOptions(https));
+  for (const cookie of sessionCookies) response.headers.append("set-cookie", cookie);
   return response;
+}
+
+/**
+ * A signed-in browser's session cookies as better-auth renews them (its signed cache lasts a minute): the
+ * page's own render sees the renewed ones, and the browser gets them with the page.
+ */
+async function refreshSession(request: NextRequest): Promise<string[]> {
+  if (!SESSION_COOKIES.some((name) => request.cookies.has(name))) return [];
+  const { cookies } = await identify(request.headers);
+  for (const cookie of cookies) {
+    const [pair, ...attributes] = cookie.split(";");
+    const at = pair.indexOf("=");
+    const name = pair.slice(0, at).trim();
+    if (attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) request.cookies.delete(name);
+    else request.cookies.set(name, decodeURIComponent(pair.slice(at + 1).trim()));
+  }
+  return cookies;
 }
 
 export const config = {

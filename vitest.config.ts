@@ -5,6 +5,7 @@ const BOTH_DIALECTS = [
   "tests/store-*.test.ts",
   "tests/api-*.test.ts",
   "tests/actions.test.ts",
+  "tests/accounts-*.test.ts",
   "tests/invariants.test.ts",
   "tests/concurrency.test.ts",
   "tests/turns.test.ts",

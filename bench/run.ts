@@ -13,7 +13,8 @@ import { issueToken } from "@/lib/auth";
 import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
-import { DIALECT, HARDENING, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES, TURNS } from "./env";
+import { authBench } from "./auth";
+import { AUTH, DIALECT, HARDENING, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES, TURNS } from "./env";
 import { buildSession } from "./fixtures";
 import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
@@ -78,6 +79,22 @@ async function main() {
         path.join(ROOT, `bench/hardening-${DIALECT}.json`),
         JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2),
       );
+      return;
+    }
+    if (AUTH) {
+      build();
+      const server = await startServer(PORT);
+      try {
+        const auth = await authBench(server.base);
+        console.log(`\nWhat signing in costs a request on ${DIALECT} (ms, ${auth.rounds} requests of each kind):`);
+        for (const row of auth.rows) console.log(`  ${row.kind.padEnd(26)} p50 ${row.p50.toFixed(2)}  p99 ${row.p99.toFixed(2)}`);
+        console.log(
+          `  signed in adds ${auth.signInAddsP50.toFixed(2)} ms at p50 (target ≤ 5); an API token ${auth.tokenAddsP50.toFixed(2)}`,
+        );
+        writeFileSync(path.join(ROOT, `bench/auth-${DIALECT}.json`), JSON.stringify({ date: new Date().toISOString(), ...auth }, null, 2));
+      } finally {
+        await server.stop();
+      }
       return;
     }
     if (TURNS) {

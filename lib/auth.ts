@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { jwtVerify, SignJWT } from "jose";
@@ -28,6 +28,11 @@ function secret(): Uint8Array<ArrayBuffer> {
     value = readFileSync(file, "utf8").trim();
   }
   return new TextEncoder().encode(value);
+}
+
+/** A secret for another purpose (better-auth's cookies), derived from AUTH_SECRET so no key signs two kinds of token. */
+export function derivedSecret(purpose: string): string {
+  return createHmac("sha256", secret()).update(purpose).digest("base64url");
 }
 
 /** The secret as an HMAC key, imported once: importing it on every request cost about 2% of a turn's CPU under load. */
@@ -128,8 +133,9 @@ export function authCookie(token: string, secure: boolean): string {
   return (secure ? [...parts, "Secure"] : parts).join("; ");
 }
 
-/** For server components and server actions. */
+/** For server components and server actions: the caller, whichever way it signed in (lib/accounts/identity.ts). */
 export async function currentUserId(): Promise<string | null> {
   const { headers } = await import("next/headers");
-  return (await verifyToken(tokenFrom(await headers())?.token))?.userId ?? null;
+  const { identify } = await import("@/lib/accounts/identity");
+  return (await identify(await headers())).identity?.userId ?? null;
 }

@@ -45,6 +45,9 @@ const modelAgentEntry = z.strictObject({
 const agentsList = z.array(modelAgentEntry);
 const agentsObject = z.strictObject({ agents: agentsList.default([]), app_state: z.record(agentName, appState).default({}) });
 
+/** Headers a client or the app itself controls: never an identity a proxy vouches for. */
+const RESERVED_HEADERS = new Set(["authorization", "cookie", "host", "origin", "content-type", "x-forwarded-for", "x-forwarded-host"]);
+
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const envSchema = z.object({
   DATABASE_URL: z
@@ -65,6 +68,16 @@ const envSchema = z.object({
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
   OPENAI_API_KEY: z.string().optional(),
   AGENTS_FILE: z.string().min(1).optional(),
+  RETRACE_SIGNUP: z.enum(["open", "invite", "closed"], "RETRACE_SIGNUP must be open, invite or closed").default("open"),
+  RETRACE_OIDC_ISSUER: z.url("RETRACE_OIDC_ISSUER must be the IdP's issuer URL").optional(),
+  RETRACE_OIDC_CLIENT_ID: z.string().optional(),
+  RETRACE_OIDC_CLIENT_SECRET: z.string().optional(),
+  RETRACE_OIDC_NAME: z.string().max(60).default("Single sign-on"),
+  RETRACE_TRUSTED_USER_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,100}$/, "RETRACE_TRUSTED_USER_HEADER must be a header name")
+    .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), "RETRACE_TRUSTED_USER_HEADER cannot be a header browsers or the app set")
+    .optional(),
 });
 
 export interface Config {
@@ -76,6 +89,12 @@ export interface Config {
   modelAgents: ModelAgentConfig[];
   /** `app:` state per agent, applied at start-up. */
   appState: Record<string, Record<string, Json>>;
+  accounts: {
+    signup: "open" | "invite" | "closed";
+    oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
+    /** Set only when the operator opted in: the header a trusted proxy names the signed-in user by. */
+    trustedUserHeader?: string;
+  };
 }
 
 class ConfigError extends Error {
@@ -134,6 +153,10 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   if (names.size !== modelAgents.length + 1) throw new ConfigError("AGENTS_FILE: two agents share a name");
   const unknown = Object.keys(file.appState).filter((agent) => !names.has(agent));
   if (unknown.length) throw new ConfigError(`AGENTS_FILE app_state: unknown agent ${unknown.join(", ")}`);
+  const oidc = [e.RETRACE_OIDC_ISSUER, e.RETRACE_OIDC_CLIENT_ID, e.RETRACE_OIDC_CLIENT_SECRET];
+  if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+    throw new ConfigError("RETRACE_OIDC_ISSUER, RETRACE_OIDC_CLIENT_ID and RETRACE_OIDC_CLIENT_SECRET are set together or not at all");
+  }
   return {
     database: e.DATABASE_URL
       ? { kind: "postgres", url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
@@ -148,6 +171,18 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     turnLeaseMs: e.RETRACE_TURN_LEASE_MS,
     modelAgents,
     appState: file.appState,
+    accounts: {
+      signup: e.RETRACE_SIGNUP,
+      oidc: e.RETRACE_OIDC_ISSUER
+        ? {
+            issuer: e.RETRACE_OIDC_ISSUER,
+            clientId: e.RETRACE_OIDC_CLIENT_ID ?? "",
+            clientSecret: e.RETRACE_OIDC_CLIENT_SECRET ?? "",
+            name: e.RETRACE_OIDC_NAME,
+          }
+        : undefined,
+      trustedUserHeader: e.RETRACE_TRUSTED_USER_HEADER?.toLowerCase(),
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { SidebarShell } from "@/components/chat/sidebar-shell";
+import { currentViewer, signInOptions } from "@/lib/accounts/viewer";
 import { currentUserId } from "@/lib/auth";
 import { listSessions } from "@/lib/db/queries";
 import { CHATS_PER_PAGE } from "@/lib/query-keys";
@@ -8,7 +9,10 @@ export default async function ChatLayout({ children }: { children: React.ReactNo
   const page = userId ? await listSessions(userId, { limit: CHATS_PER_PAGE }) : { items: [], nextBefore: null };
   return (
     <div className="flex h-dvh overflow-hidden">
-      <SidebarShell initialSessions={{ data: page.items, next_before: page.nextBefore }} />
+      <SidebarShell
+        initialSessions={{ data: page.items, next_before: page.nextBefore }}
+        account={{ viewer: await currentViewer(), options: signInOptions() }}
+      />
       {children}
     </div>
   );

@@ -5,15 +5,15 @@ import { Dialog } from "radix-ui";
 import type { Page } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
 import { usePageDialog } from "../ui/use-page-dialog";
-import { Sidebar } from "./sidebar";
+import { type AccountProps, Sidebar } from "./sidebar";
 
 /** The sidebar beside the chat on wide screens; on phones, a drawer behind an "Open chats" button. */
-export function SidebarShell({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
+export function SidebarShell({ initialSessions, account }: { initialSessions: Page<SessionSummary>; account: AccountProps }) {
   const [open, setOpen] = usePageDialog();
   return (
     <>
       <div className="hidden w-64 shrink-0 border-r border-zinc-200 bg-zinc-50 md:block dark:border-zinc-800 dark:bg-zinc-900/40">
-        <Sidebar initialSessions={initialSessions} />
+        <Sidebar initialSessions={initialSessions} account={account} />
       </div>
       <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Trigger
@@ -27,7 +27,7 @@ export function SidebarShell({ initialSessions }: { initialSessions: Page<Sessio
           <Dialog.Content className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] bg-zinc-50 shadow-xl md:hidden dark:bg-zinc-900">
             <Dialog.Title className="sr-only">Chats</Dialog.Title>
             <Dialog.Description className="sr-only">Your chats, newest first.</Dialog.Description>
-            <Sidebar initialSessions={initialSessions} />
+            <Sidebar initialSessions={initialSessions} account={account} />
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

@@ -5,8 +5,10 @@ import { Plus } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useMemo, useRef } from "react";
+import type { SignInOptions, Viewer } from "@/lib/accounts/viewer";
 import type { Page } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
+import { AccountArea } from "../account/account-area";
 import { ThemeMenu } from "../ui/theme-menu";
 import { ChatRow } from "./chat-row";
 import { useSessionsQuery } from "./queries";
@@ -89,7 +91,9 @@ function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }
   );
 }
 
-export function Sidebar({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
+export type AccountProps = { viewer: Viewer; options: SignInOptions };
+
+export function Sidebar({ initialSessions, account }: { initialSessions: Page<SessionSummary>; account: AccountProps }) {
   return (
     <div className="flex h-full flex-col gap-2 p-3">
       <div className="flex items-center justify-between px-1">
@@ -105,6 +109,9 @@ export function Sidebar({ initialSessions }: { initialSessions: Page<SessionSumm
         <Plus className="size-4" aria-hidden /> New chat
       </Link>
       <ChatList initialSessions={initialSessions} />
+      <div className="-mx-1 flex flex-col gap-1 border-t border-zinc-200 px-1 pt-2 dark:border-zinc-800">
+        <AccountArea viewer={account.viewer} options={account.options} />
+      </div>
     </div>
   );
 }

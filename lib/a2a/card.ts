@@ -61,7 +61,9 @@ function legacyCard(agent: Agent, origin: string) {
         type: "http",
         scheme: "bearer",
         bearerFormat: "JWT",
-        description: `POST ${origin}/api/auth/guest answers {"data":{"token"}}; send it as "Authorization: Bearer <token>".`,
+        description:
+          `POST ${origin}/api/auth/guest answers {"data":{"token"}}; send it as "Authorization: Bearer <token>". ` +
+          "An account's personal API token (rtk_…, from the account menu) is sent the same way.",
       },
     },
     security: [{ guestToken: [] }],

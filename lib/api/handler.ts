@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { authCookie, isHttps, issueToken, tokenFrom, verifyToken } from "@/lib/auth";
+import { type IdentityKind, identify } from "@/lib/accounts/identity";
+import { authCookie, isHttps, issueToken } from "@/lib/auth";
 import { AppError, AuthError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { assertCleanText, assertJsonText } from "./json-text";
 import { MAX_BODY_BYTES } from "./limits";
@@ -9,6 +10,8 @@ type Result = Response | { data: unknown; status?: number; message?: string; nex
 interface Context<P> {
   request: Request;
   userId: string;
+  /** Guest, signed-in account, personal API token or trusted proxy (lib/accounts/identity.ts). */
+  kind: IdentityKind;
   params: P;
 }
 
@@ -61,24 +64,29 @@ export function refuseForeignOrigin(request: Request): void {
 
 interface Caller {
   userId: string;
-  /** Headers that hand back a renewed token when the caller's is past half its life. */
-  renewal: [name: string, value: string] | null;
+  kind: IdentityKind;
+  /** Headers to hand back: a renewed guest token when the caller's is past half its life, refreshed session cookies. */
+  headers: [name: string, value: string][];
 }
 
 /**
- * Bearer token or cookie → the caller; the cookie only from our own origin. A token used in the
- * second half of its life is renewed: a new cookie, or for Bearer clients `X-Retrace-Token`.
+ * The caller (lib/accounts/identity.ts); a cookie-borne identity only from our own origin. A guest token used
+ * in the second half of its life is renewed: a new cookie, or for Bearer clients `X-Retrace-Token`.
  */
 async function authenticate(request: Request): Promise<Caller> {
-  const found = tokenFrom(request.headers);
-  const verified = await verifyToken(found?.token);
-  if (!found || !verified) throw new AuthError();
-  if (found.via === "cookie") refuseForeignOrigin(request);
-  if (!verified.stale) return { userId: verified.userId, renewal: null };
-  const token = await issueToken(verified.userId);
-  const renewal: Caller["renewal"] =
-    found.via === "bearer" ? ["x-retrace-token", token] : ["set-cookie", authCookie(token, isHttps(new URL(request.url), request.headers))];
-  return { userId: verified.userId, renewal };
+  const { identity, cookies } = await identify(request.headers);
+  if (!identity) throw new AuthError();
+  if (identity.via === "cookie") refuseForeignOrigin(request);
+  const headers = cookies.map((cookie): [string, string] => ["set-cookie", cookie]);
+  if (identity.kind === "guest" && identity.stale) {
+    const token = await issueToken(identity.userId);
+    headers.push(
+      identity.via === "bearer"
+        ? ["x-retrace-token", token]
+        : ["set-cookie", authCookie(token, isHttps(new URL(request.url), request.headers))],
+    );
+  }
+  return { userId: identity.userId, kind: identity.kind, headers };
 }
 
 /**
@@ -90,7 +98,7 @@ export async function authenticateRequest(request: Request) {
   return {
     userId: caller.userId,
     renew(response: Response): Response {
-      if (caller.renewal) response.headers.append(...caller.renewal);
+      for (const header of caller.headers) response.headers.append(...header);
       return response;
     },
   };
@@ -108,14 +116,14 @@ export function handler<P = Record<string, never>>(fn: (ctx: Context<P>) => Prom
       for (const [name, value] of Object.entries(params ?? {})) {
         for (const text of [value].flat()) if (typeof text === "string") assertCleanText(text, `The path's ${name}`);
       }
-      const result = await fn({ request, userId: caller.userId, params });
+      const result = await fn({ request, userId: caller.userId, kind: caller.kind, params });
       let response: Response;
       if (result instanceof Response) response = result;
       else {
         const { status = 200, ...body } = result;
         response = json(body, status);
       }
-      if (caller.renewal) response.headers.append(...caller.renewal);
+      for (const header of caller.headers) response.headers.append(...header);
       return response;
     } catch (error) {
       return errorResponse(error);

@@ -4,6 +4,7 @@
  * `Dialect` below (and the two implementations in sqlite.ts and postgres.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
+import type pg from "pg";
 import type { TurnBus } from "./bus";
 
 type DialectName = "sqlite" | "postgres";
@@ -38,10 +39,24 @@ export interface Database extends Executor {
   read<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /** Messages about running turns between app instances (in-process on SQLite). */
   readonly bus: TurnBus;
+  /** The connection underneath, for a library that builds its own SQL (better-auth, lib/accounts/auth.ts). */
+  readonly driver: Driver;
   /** Applied migrations against the ones shipped, for the health route. */
   migrations(): Promise<{ applied: number; shipped: number }>;
   close(): Promise<void>;
 }
+
+/**
+ * SQLite: drizzle's sqlite-proxy callback, each statement taking the store's lock like any other, so none
+ * lands inside a store transaction; PostgreSQL: the pool.
+ */
+export type Driver =
+  | {
+      kind: "sqlite";
+      /** `changes`: the rows a write changed, which better-auth counts. */
+      query(text: string, params: unknown[], method: "run" | "all" | "values" | "get"): Promise<{ rows: unknown[]; changes?: number }>;
+    }
+  | { kind: "postgres"; pool: pg.Pool };
 
 /**
  * `executor` for one transaction: once `close` is called, a statement still to come (from a branch of a

@@ -143,6 +143,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   return {
     ...executorOn(pool, false),
     bus,
+    driver: { kind: "postgres", pool },
     write: transaction("BEGIN"),
     read: transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
     async migrations() {

@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { localBus } from "./bus";
-import { closable, type Database, type Executor, sqliteDialect } from "./database";
+import { closable, type Database, type Driver, type Executor, sqliteDialect } from "./database";
 import { checkpointer, MAIN_CHECKPOINT_PAGES } from "./sqlite-checkpoints";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "sqlite");
@@ -97,6 +97,26 @@ export function openSqlite(file: string): Database {
       });
 
   const write = transaction("BEGIN IMMEDIATE", () => checkpoints?.afterWrite());
+  const raw = new Map<string, Statement>();
+  const driver: Driver = {
+    kind: "sqlite",
+    query: (text, params, method) =>
+      serialise(async () => {
+        let statement = raw.get(text);
+        if (!statement) {
+          statement = sqlite.prepare(text);
+          if (statement.reader) statement.raw(true);
+          raw.set(text, statement);
+        }
+        const values = bindable(params);
+        if (!statement.reader) {
+          const { changes } = statement.run(...values);
+          checkpoints?.afterWrite();
+          return { rows: [], changes };
+        }
+        return { rows: method === "get" ? statement.get(...values) : statement.all(...values) } as { rows: unknown[] };
+      }),
+  };
   return {
     dialect: sqliteDialect,
     all: (query) => serialise(() => executor.all(query)),
@@ -110,6 +130,7 @@ export function openSqlite(file: string): Database {
     write,
     chain: (first, then) => write((tx) => tx.chain(first, then)),
     bus: localBus(),
+    driver,
     read: transaction("BEGIN"),
     async migrations() {
       const shipped = JSON.parse(readFileSync(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8")).entries.length;

@@ -4,7 +4,10 @@ import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { getDb } from "@/lib/db/client";
 import type { Executor } from "@/lib/db/database";
 
-/** Every table, with a key that orders its rows the same on both dialects. */
+/**
+ * Every table, with a key that orders its rows the same on both dialects. Not `auth_rate_limits`: a refused
+ * sign-in counts against its client's limit, which is bookkeeping, not data.
+ */
 const TABLES: Record<string, string> = {
   users: "id",
   sessions: "id",
@@ -14,6 +17,13 @@ const TABLES: Record<string, string> = {
   app_state: "agent, key",
   user_state: "user_id, agent, key",
   artifacts: "scope, filename, version",
+  auth_users: "id",
+  auth_sessions: "id",
+  auth_accounts: "id",
+  auth_verifications: "id",
+  auth_passkeys: "id",
+  api_tokens: "id",
+  invites: "email",
 };
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */

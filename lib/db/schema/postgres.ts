@@ -151,3 +151,5 @@ export const artifacts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
 );
+
+export * from "./accounts-postgres";

@@ -178,3 +178,5 @@ export const artifacts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
 );
+
+export * from "./accounts-sqlite";

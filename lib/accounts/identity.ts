@@ -1,0 +1,137 @@
+/**
+ * Who a request is, in one place for route handlers, the A2A endpoint, pages and server actions:
+ * a Bearer credential (a personal API token, or a guest token), else the user a trusted proxy names
+ * (only when RETRACE_TRUSTED_USER_HEADER is set), else the account of the better-auth session cookie,
+ * else the guest cookie. Whatever the kind, the answer is a `users` id.
+ */
+import { tokenFrom, verifyToken } from "@/lib/auth";
+import { config } from "@/lib/config";
+import { proxyEmail, trustedAccount } from "@/lib/db/accounts";
+import { TOKEN_PREFIX, userOfApiToken } from "@/lib/db/api-tokens";
+import { getAuth } from "./auth";
+
+export type IdentityKind = "guest" | "account" | "token" | "proxy";
+
+interface Identity {
+  userId: string;
+  kind: IdentityKind;
+  /** A cookie-borne identity must come from our own origin (CSRF); a Bearer one need not. */
+  via: "bearer" | "cookie";
+  /** A guest token past half its life: the caller re-issues it. */
+  stale: boolean;
+  /** The signed-in person, from the session's signed cache (or the proxy's header): no database read. */
+  profile?: { name: string; email: string };
+}
+
+export interface Identified {
+  identity: Identity | null;
+  /** Set-Cookie values to hand back: a refreshed session cache, or the removal of a dead session's cookies. */
+  cookies: string[];
+}
+
+export const SESSION_COOKIES = ["retrace.session_token", "__Secure-retrace.session_token"];
+const DATA_COOKIES = ["retrace.session_data", "__Secure-retrace.session_data"];
+
+function cookieOf(headers: Headers, names: string[]): string | undefined {
+  for (const part of headers.get("cookie")?.split(";") ?? []) {
+    const at = part.indexOf("=");
+    if (at > 0 && names.includes(part.slice(0, at).trim())) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+interface Known {
+  userId: string;
+  until: number;
+  profile?: { name: string; email: string };
+}
+
+const holder = globalThis as typeof globalThis & { __retraceSessions?: Map<string, Known>; __retraceProxyUsers?: Map<string, Known> };
+const MAX_KNOWN = 10_000;
+
+function remember(map: Map<string, Known>, key: string, known: Known) {
+  if (map.size >= MAX_KNOWN) map.delete(map.keys().next().value as string);
+  map.set(key, known);
+}
+
+/** The compact cookie cache's own expiry (its signature was checked by better-auth before we read it). */
+function cacheExpiry(data: string): number {
+  try {
+    const parsed = JSON.parse(Buffer.from(decodeURIComponent(data), "base64url").toString("utf8")) as { expiresAt?: unknown };
+    return typeof parsed.expiresAt === "number" ? parsed.expiresAt : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The account of a better-auth session cookie. better-auth checks the signed cookie cache (no database
+ * read while it is fresh) and otherwise the session row; what it confirmed is then known in-process by the
+ * cookies' exact text until the cache expires, so a signed-in request costs a map lookup, like a guest's.
+ */
+async function sessionAccount(headers: Headers): Promise<{ known: Known | null; cookies: string[] }> {
+  const token = cookieOf(headers, SESSION_COOKIES);
+  if (!token) return { known: null, cookies: [] };
+  const data = cookieOf(headers, DATA_COOKIES);
+  holder.__retraceSessions ??= new Map();
+  const key = `${token}|${data ?? ""}`;
+  const known = holder.__retraceSessions.get(key);
+  if (known && known.until > Date.now()) return { known, cookies: [] };
+  const auth = await getAuth();
+  const { headers: answer, response } = await auth.api.getSession({ headers, returnHeaders: true });
+  const cookies = answer.getSetCookie();
+  if (!response) return { known: null, cookies };
+  const until = Math.min(data ? cacheExpiry(data) : 0, new Date(response.session.expiresAt).getTime());
+  const confirmed: Known = { userId: response.user.id, until, profile: { name: response.user.name, email: response.user.email } };
+  // Only a cache better-auth accepted as it stands (it sets a new one when it read the database instead).
+  if (data && !cookies.some((c) => DATA_COOKIES.some((name) => c.startsWith(`${name}=`))))
+    remember(holder.__retraceSessions, key, confirmed);
+  return { known: confirmed, cookies };
+}
+
+/** The account a trusted proxy names, known in-process for a minute after it was looked up. */
+async function proxyAccount(name: string): Promise<string | null> {
+  const value = name.trim();
+  if (!value || value.length > 254 || /\p{Cc}/u.test(value)) return null;
+  holder.__retraceProxyUsers ??= new Map();
+  const known = holder.__retraceProxyUsers.get(value);
+  if (known && known.until > Date.now()) return known.userId;
+  const userId = await trustedAccount(value);
+  remember(holder.__retraceProxyUsers, value, { userId, until: Date.now() + 60_000 });
+  return userId;
+}
+
+/** Forgets what this process knew about an account (deleted, or signed out everywhere). */
+export function forgetAccount(userId: string) {
+  for (const map of [holder.__retraceSessions, holder.__retraceProxyUsers]) {
+    for (const [key, known] of map ?? []) if (known.userId === userId) map?.delete(key);
+  }
+}
+
+export async function identify(headers: Headers): Promise<Identified> {
+  const found = tokenFrom(headers);
+  if (found?.via === "bearer") {
+    if (found.token.startsWith(TOKEN_PREFIX)) {
+      const userId = await userOfApiToken(found.token);
+      return { identity: userId ? { userId, kind: "token", via: "bearer", stale: false } : null, cookies: [] };
+    }
+    const verified = await verifyToken(found.token);
+    return { identity: verified ? { userId: verified.userId, kind: "guest", via: "bearer", stale: verified.stale } : null, cookies: [] };
+  }
+  const trusted = config().accounts.trustedUserHeader;
+  const named = trusted ? headers.get(trusted) : null;
+  if (named !== null) {
+    const userId = await proxyAccount(named);
+    const profile = { name: named.trim(), email: proxyEmail(named.trim()) };
+    return { identity: userId ? { userId, kind: "proxy", via: "cookie", stale: false, profile } : null, cookies: [] };
+  }
+  const session = await sessionAccount(headers);
+  if (session.known) {
+    const { userId, profile } = session.known;
+    return { identity: { userId, kind: "account", via: "cookie", stale: false, profile }, cookies: session.cookies };
+  }
+  // No session (or a dead one, whose cookies `session.cookies` removes): the browser is its guest again.
+  const verified = found ? await verifyToken(found.token) : null;
+  const identity: Identity | null = verified ? { userId: verified.userId, kind: "guest", via: "cookie", stale: verified.stale } : null;
+  return { identity, cookies: session.cookies };
+}

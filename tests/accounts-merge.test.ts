@@ -1,0 +1,150 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { issueToken } from "@/lib/auth";
+import { getDb } from "@/lib/db/client";
+import { Browser, newCredentials } from "./support/accounts";
+import { ownedBy, richGuest, rowsMentioning, writeUserData } from "./support/accounts-data";
+import { call, guestWithChat, routes, snapshot } from "./support/api";
+
+/** A signed-up account with chats, `user:` state and a `user:notes.txt` of two versions; and its credentials. */
+async function accountWithData() {
+  const credentials = newCredentials("Grace Hopper");
+  const device = new Browser();
+  const up = await device.auth("/sign-up/email", credentials);
+  expect(up.status).toBe(200);
+  const created = await device.api(routes.sessions.POST, { method: "POST", body: { name: "Account chat" } });
+  await writeUserData({ headers: { cookie: device.header() } }, created.json.data.id, { "user:color": "green" }, [
+    "account v0",
+    "account v1",
+  ]);
+  return { credentials, accountId: up.json.user.id as string, chatId: created.json.data.id as string };
+}
+
+async function userRow(id: string) {
+  return (await getDb()).one<{ activity: number; stored_bytes: number }>(sql`SELECT activity, stored_bytes FROM users WHERE id = ${id}`);
+}
+
+async function fileVersions(scope: string) {
+  return (await getDb()).all<{ version: number; data: Buffer }>(
+    sql`SELECT version, data FROM artifacts WHERE scope = ${scope} AND filename = 'user:notes.txt' ORDER BY version`,
+  );
+}
+
+describe("a sign-in upgrades the guest: every row moves to the account, in one transaction", () => {
+  it("sign-up (a new account): chats, forks, tombstones, turns, files, state and counters move; nothing is left; a bystander is untouched", async () => {
+    const bystander = await richGuest("red");
+    const theirs = await ownedBy(bystander.user_id);
+    const guest = await richGuest();
+    const guestRow = await userRow(guest.user_id);
+    const mentions = await rowsMentioning(guest.user_id);
+    const browser = new Browser(guest.token);
+    const up = await browser.auth("/sign-up/email", newCredentials());
+    expect(up.status).toBe(200);
+    const accountId = up.json.user.id as string;
+
+    expect(await rowsMentioning(guest.user_id)).toEqual({});
+    expect(await ownedBy(bystander.user_id)).toEqual(theirs);
+    const db = await getDb();
+    const sessions = await db.all<{ id: string; user_id: string }>(sql`SELECT id, user_id FROM sessions WHERE user_id = ${accountId}`);
+    expect(sessions.map((s) => s.id).sort()).toEqual((mentions.sessions as { id: string }[]).map((s) => s.id).sort());
+    expect(sessions.map((s) => s.id)).toEqual(expect.arrayContaining([guest.sessionId, guest.forkId, guest.tombstoneId]));
+    expect(await userRow(accountId)).toEqual(guestRow);
+    expect((await fileVersions(`user/${accountId}/demo`)).map((f) => f.data.toString())).toEqual(["guest blue", "guest second"]);
+
+    // The account sees the chat, its turns, state and files as the guest did.
+    const session = await browser.api(routes.session.GET, { params: { id: guest.sessionId } });
+    expect(session.json.data.session.state).toMatchObject({ color: "blue", "user:color": "blue", "user:guest_only": 1 });
+    const tasks = await browser.api(routes.tasks.GET, { params: { id: guest.sessionId } });
+    expect(tasks.json.data).toHaveLength(3);
+    const file = await browser.api(routes.artifactFile.GET, { params: { id: guest.sessionId, filename: "notes.txt" } });
+    expect(file.text).toBe("hi");
+  });
+
+  it("signing in to an existing account merges: the account's state wins, files append, chats come first, counters add up", async () => {
+    const { credentials, accountId, chatId } = await accountWithData();
+    const accountBefore = await userRow(accountId);
+    const guest = await richGuest("blue");
+    const guestBefore = await userRow(guest.user_id);
+    const guestChats = (await call(routes.sessions.GET, { token: guest.token })).json.data.map((s: { id: string }) => s.id);
+
+    const browser = new Browser(guest.token);
+    const signedIn = await browser.auth("/sign-in/email", { email: credentials.email, password: credentials.password });
+    expect(signedIn.status).toBe(200);
+    expect(await rowsMentioning(guest.user_id)).toEqual({});
+
+    // Chats: the guest's (in their order) above the account's, a total order.
+    expect(await browser.sessions()).toEqual([...guestChats, chatId]);
+    // State: a key both had keeps the account's value; the guest's other keys arrive.
+    const state = (await browser.api(routes.session.GET, { params: { id: chatId } })).json.data.session.state;
+    expect(state).toMatchObject({ "user:color": "green", "user:guest_only": 1 });
+    // Files: the account's versions stay 0..1; the guest's follow as 2..3.
+    const versions = await fileVersions(`user/${accountId}/demo`);
+    expect(versions.map((v) => [v.version, v.data.toString()])).toEqual([
+      [0, "account v0"],
+      [1, "account v1"],
+      [2, "guest blue"],
+      [3, "guest second"],
+    ]);
+    const after = await userRow(accountId);
+    expect(after).toEqual({
+      activity: Number(accountBefore?.activity) + Number(guestBefore?.activity),
+      stored_bytes: Number(accountBefore?.stored_bytes) + Number(guestBefore?.stored_bytes),
+    });
+  });
+
+  it("a forged, tampered or expired guest token refuses the sign-in and changes nothing", async () => {
+    const { credentials } = await accountWithData();
+    const guest = await guestWithChat();
+    const [header, payload] = guest.token.split(".");
+    const other = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...other, sub: crypto.randomUUID() })).toString("base64url")}.${guest.token.split(".")[2]}`;
+    for (const token of [tampered, `${guest.token.slice(0, -2)}xx`, "not-a-token"]) {
+      const before = await snapshot();
+      const browser = new Browser(token);
+      const refused = await browser.auth("/sign-in/email", { email: credentials.email, password: credentials.password });
+      expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 401, code: "INVALID_GUEST" });
+      expect(browser.cookies.has("retrace.session_token")).toBe(false);
+      expect(await snapshot()).toEqual(before);
+    }
+  });
+
+  it("a guest token naming an account is refused (409) and changes nothing", async () => {
+    const { credentials, accountId } = await accountWithData();
+    const other = await accountWithData();
+    const before = await snapshot();
+    const browser = new Browser(await issueToken(accountId));
+    const refused = await browser.auth("/sign-in/email", { email: other.credentials.email, password: other.credentials.password });
+    expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 409, code: "GUEST_IS_ACCOUNT" });
+    expect(await snapshot()).toEqual(before);
+    expect(credentials.email).not.toBe(other.credentials.email);
+  });
+
+  it("while a turn runs in one of the guest's chats the sign-in is refused (409) and nothing moves", async () => {
+    const { credentials } = await accountWithData();
+    const guest = await guestWithChat();
+    const db = await getDb();
+    await db.run(
+      sql`UPDATE sessions SET turn_task_id = 'running', turn_lease_until = ${Date.now() + 60_000} WHERE id = ${guest.sessionId}`,
+    );
+    const before = await snapshot();
+    const refused = await new Browser(guest.token).auth("/sign-in/email", { email: credentials.email, password: credentials.password });
+    expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 409, code: "SESSION_BUSY" });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("the chats are there on another device, and after signing out the browser is a new, empty guest", async () => {
+    const credentials = newCredentials();
+    const guest = await guestWithChat();
+    const laptop = new Browser(guest.token);
+    expect((await laptop.auth("/sign-up/email", credentials)).status).toBe(200);
+    const phone = new Browser((await call(routes.guest.POST, { method: "POST" })).json.data.token);
+    expect(await phone.sessions()).toEqual([]);
+    expect((await phone.auth("/sign-in/email", { email: credentials.email, password: credentials.password })).status).toBe(200);
+    expect(await phone.sessions()).toEqual([guest.sessionId]);
+
+    const out = await laptop.auth("/sign-out", {});
+    expect(out.status).toBe(200);
+    expect([...laptop.cookies.keys()]).toEqual([]);
+    expect((await laptop.api(routes.sessions.GET)).status).toBe(401);
+  });
+});
