@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { issueToken } from "@/lib/auth";
+import { ROW_BYTES } from "@/lib/db/bytes";
 import { getDb } from "@/lib/db/client";
 import { Browser, newCredentials } from "./support/accounts";
 import { ownedBy, richGuest, rowsMentioning, writeUserData } from "./support/accounts-data";
 import { call, guestWithChat, routes, snapshot } from "./support/api";
+import { countedBytesOf } from "./support/bytes";
 
 /** A signed-up account with chats, `user:` state and a `user:notes.txt` of two versions; and its credentials. */
 async function accountWithData() {
@@ -85,11 +87,15 @@ describe("a sign-in upgrades the guest: every row moves to the account, in one t
       [2, "guest blue"],
       [3, "guest second"],
     ]);
+    // Counters add up, less the bytes of the guest's `user:color`, which the account's value replaced.
     const after = await userRow(accountId);
+    const replaced = ROW_BYTES + Buffer.byteLength("user:color") + Buffer.byteLength('"blue"');
     expect(after).toEqual({
       activity: Number(accountBefore?.activity) + Number(guestBefore?.activity),
-      stored_bytes: Number(accountBefore?.stored_bytes) + Number(guestBefore?.stored_bytes),
+      stored_bytes: Number(accountBefore?.stored_bytes) + Number(guestBefore?.stored_bytes) - replaced,
     });
+    const { counted, books } = await countedBytesOf(await getDb(), accountId);
+    expect(counted).toBe(books);
   });
 
   it("a forged, tampered or expired guest token refuses the sign-in and changes nothing", async () => {

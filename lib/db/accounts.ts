@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { AppError, SessionBusyError } from "@/lib/errors";
+import { ROW_BYTES } from "./bytes";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import { ensureUser, lockUser } from "./users";
@@ -72,27 +73,31 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const account = await tx.one<{ activity: number }>(sql`SELECT activity FROM users WHERE id = ${accountId}`);
     const sessions = await tx.run(sql`
       UPDATE sessions SET user_id = ${accountId}, activity = activity + ${Number(account?.activity ?? 0)} WHERE user_id = ${guestId}`);
-    const state = await mergeUserState(tx, guestId, accountId);
+    const { dropped, ...state } = await mergeUserState(tx, guestId, accountId);
     const fileVersions = await mergeUserFiles(tx, guestId, accountId);
     await tx.run(sql`UPDATE artifacts SET user_id = ${accountId} WHERE user_id = ${guestId}`);
+    const bytes = Number(guest.stored_bytes) - dropped;
     await tx.run(sql`
-      UPDATE users SET activity = activity + ${Number(guest.activity)}, stored_bytes = stored_bytes + ${Number(guest.stored_bytes)}
-      WHERE id = ${accountId}`);
+      UPDATE users SET activity = activity + ${Number(guest.activity)}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${accountId}`);
     await tx.run(sql`DELETE FROM users WHERE id = ${guestId}`);
-    return { sessions, ...state, fileVersions, bytes: Number(guest.stored_bytes) };
+    return { sessions, ...state, fileVersions, bytes };
   });
 }
 
 async function mergeUserState(tx: Executor, guestId: string, accountId: string) {
-  const counts = await tx.one<{ keys: number; conflicts: number }>(sql`
-    SELECT COUNT(*) AS keys, COUNT(a.key) AS conflicts FROM user_state g
+  const length = (column: string) => tx.dialect.byteLength(sql.raw(column));
+  // The guest's values that lose to the account's are no longer stored: their bytes are given back.
+  const counts = await tx.one<{ keys: number; conflicts: number; dropped: number | null }>(sql`
+    SELECT COUNT(*) AS keys, COUNT(a.key) AS conflicts,
+      SUM(CASE WHEN a.key IS NULL THEN 0 ELSE ${ROW_BYTES} + ${length("g.key")} + ${length("g.value")} END) AS dropped
+    FROM user_state g
     LEFT JOIN user_state a ON a.user_id = ${accountId} AND a.agent = g.agent AND a.key = g.key
     WHERE g.user_id = ${guestId}`);
   await tx.run(sql`
     INSERT INTO user_state (user_id, agent, key, value) SELECT ${accountId}, agent, key, value FROM user_state WHERE user_id = ${guestId}
     ON CONFLICT (user_id, agent, key) DO NOTHING`);
   await tx.run(sql`DELETE FROM user_state WHERE user_id = ${guestId}`);
-  return { stateKeys: Number(counts?.keys ?? 0), stateConflicts: Number(counts?.conflicts ?? 0) };
+  return { stateKeys: Number(counts?.keys ?? 0), stateConflicts: Number(counts?.conflicts ?? 0), dropped: Number(counts?.dropped ?? 0) };
 }
 
 /** `user:` files move to the account's scope; a name the account has too continues its version numbers. */

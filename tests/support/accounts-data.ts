@@ -13,13 +13,15 @@ export async function richGuest(color = "blue") {
   const guest = await guestWithChat();
   const as: Auth = { token: guest.token };
   const fork = await call(routes.fork.POST, { ...as, method: "POST", params: { id: guest.sessionId }, body: { name: "A fork" } });
+  // A deleted chat whose rows a fork still reads stays as a tombstone (sessions.deleted_at): it moves too.
   const tombstone = await call(routes.fork.POST, { ...as, method: "POST", params: { id: guest.sessionId }, body: { name: "Gone" } });
+  const tombstoneId = tombstone.json.data.id as string;
+  const own = { invocation_id: `inv-${crypto.randomUUID()}`, author: "user", content: { parts: [{ text: "gone" }] } };
+  expect((await call(routes.events.POST, { ...as, method: "POST", params: { id: tombstoneId }, body: own })).status).toBe(201);
+  await call(routes.fork.POST, { ...as, method: "POST", params: { id: tombstoneId }, body: { name: "Fork of gone" } });
+  expect((await call(routes.session.DELETE, { ...as, method: "DELETE", params: { id: tombstoneId } })).status).toBe(200);
   await writeUserData(as, guest.sessionId, { "user:color": color, "user:guest_only": 1 }, [`guest ${color}`, "guest second"]);
-  const { getDb } = await import("@/lib/db/client");
-  const { sql } = await import("drizzle-orm");
-  // A deleted chat whose rows forks still share stays as a tombstone (sessions.deleted_at): it moves too.
-  await (await getDb()).run(sql`UPDATE sessions SET deleted_at = ${Date.now()} WHERE id = ${tombstone.json.data.id}`);
-  return { ...guest, forkId: fork.json.data.id as string, tombstoneId: tombstone.json.data.id as string };
+  return { ...guest, forkId: fork.json.data.id as string, tombstoneId };
 }
 
 /** `user:` state keys (an event's delta) and versions of the `user:notes.txt` file, in the caller's chat. */
