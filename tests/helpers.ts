@@ -1,7 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn } from "@/lib/agent/runtime";
-import { appendEvents, createSession, createUser, saveArtifact } from "@/lib/db/queries";
+import {
+  appendEvents,
+  createSession,
+  createUser,
+  getSession,
+  getTask,
+  listArtifacts,
+  listEvents,
+  listTasks,
+  saveArtifact,
+} from "@/lib/db/queries";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "@/lib/session/types";
 
 export function event(
@@ -61,5 +71,19 @@ export async function holdTurn(f: { userId: string; sessionId: string }) {
       if (previous === undefined) delete process.env.DEMO_WORD_DELAY_MS;
       else process.env.DEMO_WORD_DELAY_MS = previous;
     },
+  };
+}
+
+/** Everything a reader of the chat sees, ids included, but not its source's name (gone when the source is deleted). */
+export async function chatView(userId: string, sessionId: string) {
+  const tasks = (await listTasks(userId, sessionId, { includeRewound: true })).items;
+  const { forked_from_name: _name, ...session } = await getSession(userId, sessionId);
+  return {
+    session,
+    events: (await listEvents(userId, sessionId)).items,
+    effective: (await listEvents(userId, sessionId, "effective")).items,
+    tasks,
+    byId: await Promise.all(tasks.map((t) => getTask(userId, t.id))),
+    files: await listArtifacts(userId, sessionId),
   };
 }

@@ -18,7 +18,7 @@ import {
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
 import { taskForMessage } from "@/lib/db/tasks";
-import { event, fixture, holdTurn, texts } from "./helpers";
+import { chatView, event, fixture, holdTurn, texts } from "./helpers";
 import { count } from "./support/db";
 
 /** Three turns, each with a state change, a file version and a task. */
@@ -199,20 +199,6 @@ describe("fork and retries", () => {
   });
 });
 
-/** Everything a reader of the chat sees, ids included (but not its source's name, gone with a deleted source). */
-async function view(userId: string, sessionId: string) {
-  const tasks = (await listTasks(userId, sessionId, { includeRewound: true })).items;
-  const { forked_from_name: _name, ...session } = await getSession(userId, sessionId);
-  return {
-    session,
-    events: await events(userId, sessionId),
-    effective: await events(userId, sessionId, "effective"),
-    tasks,
-    byId: await Promise.all(tasks.map((t) => getTask(userId, t.id))),
-    files: await listArtifacts(userId, sessionId),
-  };
-}
-
 describe("forks share their source's rows (copy-on-write)", () => {
   it("stores none of the shared rows, and shows them under new ids that stay the same", async () => {
     const f = await threeTurns();
@@ -222,8 +208,8 @@ describe("forks share their source's rows (copy-on-write)", () => {
     for (const table of ["events", "invocations", "state_checkpoints"] as const) {
       expect(await count(table, fork.id)).toBe(0);
     }
-    const once = await view(f.userId, second.id);
-    expect(await view(f.userId, second.id)).toEqual(once);
+    const once = await chatView(f.userId, second.id);
+    expect(await chatView(f.userId, second.id)).toEqual(once);
     const ids = [f.sessionId, fork.id, second.id];
     const eventIds = await Promise.all(ids.map(async (id) => (await events(f.userId, id)).map((e) => e.id)));
     expect(new Set(eventIds.flat()).size).toBe(3 * eventIds[0].length);
@@ -246,12 +232,12 @@ describe("forks share their source's rows (copy-on-write)", () => {
     const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv3" });
     await addTurn(f.userId, fork.id);
     const second = await forkSession(f.userId, fork.id);
-    const before = [await view(f.userId, fork.id), await view(f.userId, second.id)];
+    const before = [await chatView(f.userId, fork.id), await chatView(f.userId, second.id)];
     await deleteSession(f.userId, f.sessionId);
-    expect([await view(f.userId, fork.id), await view(f.userId, second.id)]).toEqual(before);
+    expect([await chatView(f.userId, fork.id), await chatView(f.userId, second.id)]).toEqual(before);
     expect(await checkInvariants(await getDb())).toEqual([]);
     await deleteSession(f.userId, fork.id);
-    expect(await view(f.userId, second.id)).toEqual(before[1]);
+    expect(await chatView(f.userId, second.id)).toEqual(before[1]);
     expect(await checkInvariants(await getDb())).toEqual([]);
     const { event: marker } = await rewindSession(f.userId, second.id, "inv2");
     expect(texts(await events(f.userId, second.id, "effective"))).toEqual(["q1", "a1"]);
@@ -262,7 +248,7 @@ describe("forks share their source's rows (copy-on-write)", () => {
   it("an event for an invocation a fork shares is refused, in the fork and in its source, and changes nothing", async () => {
     const f = await threeTurns();
     const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv3" });
-    const before = [await view(f.userId, f.sessionId), await view(f.userId, fork.id)];
+    const before = [await chatView(f.userId, f.sessionId), await chatView(f.userId, fork.id)];
     await expect(appendEvents(f.userId, fork.id, [event("inv2", { text: "late" })])).rejects.toMatchObject({ status: 400 });
     await expect(appendEvents(f.userId, f.sessionId, [event("inv2", { text: "late" })])).rejects.toMatchObject({ status: 400 });
     await expect(
@@ -274,7 +260,7 @@ describe("forks share their source's rows (copy-on-write)", () => {
         metadata: { kagent_invocation_id: "inv2" },
       }),
     ).rejects.toMatchObject({ status: 400 });
-    expect([await view(f.userId, f.sessionId), await view(f.userId, fork.id)]).toEqual(before);
+    expect([await chatView(f.userId, f.sessionId), await chatView(f.userId, fork.id)]).toEqual(before);
     // The source's turn after the boundary is its own alone.
     await appendEvents(f.userId, f.sessionId, [event("inv3", { text: "late" })]);
     expect(await checkInvariants(await getDb())).toEqual([]);

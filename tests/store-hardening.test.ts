@@ -14,7 +14,6 @@ import {
   forkSession,
   getSession,
   getTask,
-  listArtifacts,
   listEvents,
   listSessions,
   listTasks,
@@ -22,7 +21,7 @@ import {
   saveTask,
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
-import { completedTask, event, fixture, texts } from "./helpers";
+import { chatView, completedTask, event, fixture, texts } from "./helpers";
 import { countedBytesOf, storedBytesOf, writeEverywhere } from "./support/bytes";
 import { count, countStatements } from "./support/db";
 import { STALL_LIMIT_MS, withProbe } from "./support/stall";
@@ -62,20 +61,6 @@ describe("a fork before an interleaved invocation", () => {
   });
 });
 
-/** Everything a reader of the chat sees, ids included, but not its source's name (gone when the source is deleted). */
-async function view(userId: string, sessionId: string) {
-  const tasks = (await listTasks(userId, sessionId, { includeRewound: true })).items;
-  const { forked_from_name: _name, ...session } = await getSession(userId, sessionId);
-  return {
-    session,
-    events: (await listEvents(userId, sessionId)).items,
-    effective: (await listEvents(userId, sessionId, "effective")).items,
-    tasks,
-    byId: await Promise.all(tasks.map((t) => getTask(userId, t.id))),
-    files: await listArtifacts(userId, sessionId),
-  };
-}
-
 /** A chat of `turns` turns of about `bytes` bytes each, a task, a state change and a file version each. */
 async function chat(turns: number, bytes = 10) {
   const f = await fixture({ tone: "dry" });
@@ -97,9 +82,9 @@ describe("deleting a chat that forks share", () => {
     const half = await forkSession(f.userId, f.sessionId, { invocationId: "t2" });
     const ofFork = await forkSession(f.userId, half.id, { invocationId: "t1" });
     const [sourceTask] = (await listTasks(f.userId, f.sessionId)).items;
-    const before = await Promise.all([whole.id, half.id, ofFork.id].map((id) => view(f.userId, id)));
+    const before = await Promise.all([whole.id, half.id, ofFork.id].map((id) => chatView(f.userId, id)));
     await deleteSession(f.userId, f.sessionId);
-    expect(await Promise.all([whole.id, half.id, ofFork.id].map((id) => view(f.userId, id)))).toEqual(before);
+    expect(await Promise.all([whole.id, half.id, ofFork.id].map((id) => chatView(f.userId, id)))).toEqual(before);
     await expect(getSession(f.userId, f.sessionId)).rejects.toMatchObject({ status: 404 });
     await expect(getTask(f.userId, sourceTask.id)).rejects.toMatchObject({ status: 404 });
     await expect(deleteSession(f.userId, f.sessionId)).rejects.toMatchObject({ status: 404 });
