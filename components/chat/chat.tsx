@@ -8,6 +8,7 @@ import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Page } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import { dismissUndos } from "../ui/notify";
 import { useHydrated } from "../ui/use-hydrated";
 import { ChatHeader, ForkBanner } from "./chat-header";
 import { Composer } from "./composer";
@@ -47,6 +48,10 @@ export function Chat({
   useEffect(() => {
     if (composerReady) composerRef.current?.focus();
   }, [composerReady]);
+  // A chat's Undo toasts go when the user leaves it, so their Undo never changes a chat out of sight.
+  useEffect(() => {
+    if (sessionId) return () => dismissUndos(sessionId);
+  }, [sessionId]);
 
   // The fork's prefilled draft lives in the URL only until it reaches the composer.
   useEffect(() => {
@@ -100,6 +105,7 @@ export function Chat({
     busy,
     setPending,
     setText,
+    draft: () => composerRef.current?.value ?? "",
     send: (message, rewindFirst) => void turn.send(message, rewindFirst),
   });
 
