@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { ThemeProvider, useTheme } from "next-themes";
 import { useState } from "react";
 import { Toaster } from "sonner";
+import { TabSync } from "./chat/tab-sync";
 
 /** Toasts at the top, where they never cover the composer (nor the text a rewind puts back in it), in the page's theme. */
 function ThemedToaster() {
@@ -29,6 +30,7 @@ export function Providers({ children, nonce }: { children: React.ReactNode; nonc
     <ThemeProvider nonce={nonce} attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
       <QueryClientProvider client={client}>
         {children}
+        <TabSync />
         <ThemedToaster />
       </QueryClientProvider>
     </ThemeProvider>

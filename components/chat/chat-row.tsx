@@ -15,6 +15,7 @@ import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";
 import { notifyError } from "../ui/notify";
 import { addChat, removeChat } from "./queries";
+import { announce } from "./tab-sync";
 import { unwrapAction } from "./unwrap-action";
 
 /** One chat in the sidebar: its link, and Rename, Duplicate and Delete. */
@@ -30,6 +31,7 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
     onSuccess: () => {
       void refresh();
       void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
+      announce(session.id);
     },
     onError: notifyError,
   });
@@ -38,6 +40,7 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
     onSuccess: (fork) => {
       addChat(queryClient, fork);
       void refresh();
+      announce(null);
       router.push(`/chat/${fork.id}`);
     },
     onError: notifyError,
@@ -47,6 +50,7 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
     onSuccess: () => {
       removeChat(queryClient, session.id);
       void refresh();
+      announce(null);
       if (active) router.push("/");
     },
     onError: notifyError,

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
 import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Page } from "@/lib/api/client";
@@ -87,6 +88,10 @@ export function Chat({
       composerRef.current?.focus();
     },
     restoreDraft: (message) => setText((t) => t || message),
+    lastTurn: () => {
+      const shown = tasks.data?.filter((t) => t.metadata?.rewound !== true);
+      return shown && (shown.length ? (invocationIdOf(shown[shown.length - 1]) ?? undefined) : null);
+    },
   });
   const busy = turn.live !== null || pending || leaving;
 

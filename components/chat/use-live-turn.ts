@@ -2,12 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { cancelTask, resubscribeTask, type StreamEvent, streamMessage } from "@/lib/a2a/client";
+import { cancelTask, isHistoryChanged, resubscribeTask, type StreamEvent, streamMessage } from "@/lib/a2a/client";
 import { messageText } from "@/lib/a2a/convert";
 import type { Message, Task, TaskStatusUpdateEvent } from "@/lib/a2a/types";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError } from "../ui/notify";
 import { readableError } from "../ui/readable-error";
+import { announce } from "./tab-sync";
 
 /** The turn being streamed: the task once the server names it, and the text streamed since its last message. */
 export interface LiveTurn {
@@ -62,6 +63,8 @@ export function useLiveTurn(opts: {
   onEnd: (id: string | null) => Promise<void>;
   /** A send that failed before reaching the server gives its text back to the composer. */
   restoreDraft: (text: string) => void;
+  /** The chat's last turn as shown (null: none; undefined: not known), sent so a stale view is refused. */
+  lastTurn: () => string | null | undefined;
 }) {
   const queryClient = useQueryClient();
   const [live, setLive] = useState<LiveTurn | null>(null);
@@ -97,6 +100,8 @@ export function useLiveTurn(opts: {
         const first = !turn.taskId;
         turn.taskId = event.id;
         known.current.add(event.id);
+        // Other tabs of this chat follow the turn from its start.
+        if (first) announce(event.contextId);
         // Stop came before the server named the task: cancel it now. Only CancelTask stops a turn, never hanging up.
         if (first && turn.stopped) {
           await cancel(event.id);
@@ -120,6 +125,7 @@ export function useLiveTurn(opts: {
   async function end(turn: Running) {
     running.current = null;
     await opts.onEnd(turn.sessionId);
+    if (turn.sessionId) announce(turn.sessionId);
     setLive(null);
   }
 
@@ -134,15 +140,22 @@ export function useLiveTurn(opts: {
           contextId: turn.sessionId ?? undefined,
           rewindBeforeInvocationId: rewindFirst?.invocationId,
           rewindReason: rewindFirst?.reason,
+          lastInvocationId: turn.sessionId ? opts.lastTurn() : undefined,
           signal: turn.controller.signal,
         }),
       );
     } catch (error) {
       if (!turn.controller.signal.aborted) {
         notifyError(error);
-        // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
-        if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, error: readableError(error) });
-        if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
+        if (isHistoryChanged(error)) {
+          // Sent from a view the chat has left: nothing was written. The text goes back to the composer (an
+          // edit's too), and the chat is reloaded when the turn ends, so the user sees what changed first.
+          opts.restoreDraft(text);
+        } else {
+          // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
+          if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, error: readableError(error) });
+          if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
+        }
       }
     } finally {
       await end(turn);

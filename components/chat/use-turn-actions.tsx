@@ -9,6 +9,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
 import { DraftSwap } from "./draft-swap";
 import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
+import { announce } from "./tab-sync";
 import { plural } from "./turn-rows";
 import { unwrapAction } from "./unwrap-action";
 import type { RewindFirst } from "./use-live-turn";
@@ -52,6 +53,7 @@ export function useTurnActions(opts: {
       return null;
     } finally {
       await reload(sessionId).catch(notifyError);
+      announce(sessionId);
       setPending(false);
     }
   }
@@ -138,6 +140,7 @@ export function useTurnActions(opts: {
         addChat(queryClient, fork);
         void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
         void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
+        announce(sessionId);
         router.push(`/chat/${fork.id}?draft=${encodeURIComponent(userText)}`);
       } catch (error) {
         notifyError(error);
