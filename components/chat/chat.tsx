@@ -11,12 +11,14 @@ import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { dismissUndos } from "../ui/notify";
 import { useHydrated } from "../ui/use-hydrated";
+import { useOnline } from "../ui/use-online";
 import { ChatHeader, ForkBanner } from "./chat-header";
 import { Composer } from "./composer";
+import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { StatePanel } from "./state-panel";
-import { useLiveTurn } from "./use-live-turn";
+import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
 
 /** A chat: header, its turns (from the session's tasks) and the live turn, the composer, and the state panel. */
@@ -94,6 +96,7 @@ export function Chat({
     },
   });
   const busy = turn.live !== null || pending || leaving;
+  const online = useOnline();
 
   // A turn already running in this chat (before a reload, in another tab, on another instance) streams here too.
   const runningTaskId = current?.running_task_id ?? null;
@@ -157,14 +160,15 @@ export function Chat({
           onRetry={retry}
         />
         <div className="px-4 pt-2 pb-4">
+          <ConnectionStatus />
           <Composer
             ref={composerRef}
             value={text}
             onChange={setText}
             onSend={send}
             onStop={turn.stop}
-            streaming={turn.live !== null && !turn.live.stopped}
-            canSend={!busy}
+            streaming={isRunning(turn.live)}
+            canSend={!busy && online}
             disabled={leaving || !composerReady}
           />
         </div>

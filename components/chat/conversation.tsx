@@ -93,6 +93,7 @@ const ItemView = memo(function ItemView({
         task={liveTask(live)}
         partial={live.partial || (!live.stopped && (live.task?.history?.length ?? 1) <= 1 ? "…" : undefined)}
         stopped={live.stopped}
+        reconnecting={live.reconnecting}
         isLast={false}
         disabled
       />

@@ -1,6 +1,6 @@
 "use client";
 
-import { RefreshCw } from "lucide-react";
+import { LoaderCircle, RefreshCw } from "lucide-react";
 import { messageText } from "@/lib/a2a/convert";
 import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
@@ -19,6 +19,7 @@ export function TurnView({
   task,
   partial,
   stopped,
+  reconnecting,
   isLast,
   disabled,
   actions,
@@ -30,6 +31,8 @@ export function TurnView({
   partial?: string;
   /** The live turn was stopped and its cancel is on its way. */
   stopped?: boolean;
+  /** The live turn's connection dropped; it is followed again once back online. */
+  reconnecting?: boolean;
   isLast: boolean;
   disabled: boolean;
   actions?: TurnActions;
@@ -64,6 +67,12 @@ export function TurnView({
             </p>
           )}
           {stopped && <p className="text-xs text-zinc-500 italic">Stopped</p>}
+          {reconnecting && (
+            <p className="flex items-center gap-1.5 text-xs text-amber-700 dark:text-amber-400">
+              <LoaderCircle className="size-3.5 animate-spin" aria-hidden />
+              Connection lost — reconnecting…
+            </p>
+          )}
           {!live && agent.length > 0 && (
             <ActionsRow pager={siblings?.regenerations ? pager : undefined}>
               <CopyAction text={() => replyText(agent)} />
