@@ -9,14 +9,14 @@ import { TabSync } from "./chat/tab-sync";
 /** Toasts at the top, where they never cover the composer (nor the text a rewind puts back in it), in the page's theme. */
 function ThemedToaster() {
   const { resolvedTheme } = useTheme();
-  // Below the chat header (49 px; 61 px with touch-sized buttons), so a toast never covers its controls.
+  // Below the chat header (49 px; on phones, 109 px: its controls take a second row), so a toast never covers them.
   return (
     <Toaster
       richColors
       closeButton
       position="top-center"
       offset={{ top: 64 }}
-      mobileOffset={{ top: 72 }}
+      mobileOffset={{ top: 116 }}
       theme={resolvedTheme === "dark" ? "dark" : "light"}
     />
   );

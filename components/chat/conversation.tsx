@@ -7,6 +7,7 @@ import type { Task } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { useHydrated } from "../ui/use-hydrated";
+import { EmptyChat } from "./empty-chat";
 import { RewindDivider } from "./rewind-divider";
 import { type TurnRow, turnRows } from "./turn-rows";
 import { TurnView } from "./turn-view";
@@ -193,10 +194,7 @@ export function Conversation({
         className={cn("h-full overflow-y-auto", !hydrated && "flex flex-col-reverse")}
       >
         {items.length === 0 ? (
-          <div className="py-16 text-center text-zinc-500">
-            <p className="text-lg font-medium text-zinc-800 dark:text-zinc-200">What shall we do?</p>
-            <p className="mt-1 text-sm">Try “set color to red”, “save file notes.txt with content hello” or “recap”.</p>
-          </div>
+          <EmptyChat />
         ) : !hydrated ? (
           <div className="py-6">
             {items.slice(-SERVER_TURNS).map((item) => (

@@ -105,9 +105,9 @@ export function HistoryPanel({
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
-        <Button aria-label="History" className="p-2 touch:size-11 sm:px-2.5">
+        <Button className="px-2.5 py-2 text-xs touch:min-h-11">
           <History className="size-4" aria-hidden />
-          <span className="hidden text-xs sm:inline">History</span>
+          History
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>

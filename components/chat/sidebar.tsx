@@ -9,6 +9,7 @@ import type { Page } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
 import { ThemeMenu } from "../ui/theme-menu";
 import { ChatRow } from "./chat-row";
+import { useHiddenChats } from "./pending-deletes";
 import { useSessionsQuery } from "./queries";
 
 const DAY = 86_400_000;
@@ -40,8 +41,9 @@ export function rowsByDay(sessions: SessionSummary[], now = Date.now()): Row[] {
 function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
   const pathname = usePathname();
   const sessions = useSessionsQuery(initialSessions);
+  const hidden = useHiddenChats();
   const activeId = pathname.startsWith("/chat/") ? pathname.slice(6) : null;
-  const rows = useMemo(() => rowsByDay(sessions.data), [sessions.data]);
+  const rows = useMemo(() => rowsByDay(sessions.data.filter((s) => !hidden.has(s.id))), [sessions.data, hidden]);
   const scroller = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
