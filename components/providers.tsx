@@ -5,6 +5,7 @@ import { ThemeProvider, useTheme } from "next-themes";
 import { useState } from "react";
 import { Toaster } from "sonner";
 import { TabSync } from "./chat/tab-sync";
+import { Announcer } from "./ui/announcer";
 
 /** Toasts at the top, where they never cover the composer (nor the text a rewind puts back in it), in the page's theme. */
 function ThemedToaster() {
@@ -31,6 +32,7 @@ export function Providers({ children, nonce }: { children: React.ReactNode; nonc
       <QueryClientProvider client={client}>
         {children}
         <TabSync />
+        <Announcer />
         <ThemedToaster />
       </QueryClientProvider>
     </ThemeProvider>

@@ -17,6 +17,7 @@ import { Composer } from "./composer";
 import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
+import { useAnnounceReplies } from "./reply-announcer";
 import { StatePanel } from "./state-panel";
 import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
@@ -96,6 +97,7 @@ export function Chat({
     },
   });
   const busy = turn.live !== null || pending || leaving;
+  useAnnounceReplies(turn.live);
   const online = useOnline();
 
   // A turn already running in this chat (before a reload, in another tab, on another instance) streams here too.
@@ -107,6 +109,17 @@ export function Chat({
   useEffect(() => {
     if (runningTaskId) followRunning(runningTaskId);
   }, [runningTaskId]);
+
+  // Escape stops a streaming reply, unless something on top (a menu, a dialog, the edit box) took it.
+  const running = isRunning(turn.live);
+  const stopOnEscape = useEffectEvent((e: KeyboardEvent) => {
+    if (e.key === "Escape" && !e.defaultPrevented) turn.stop();
+  });
+  useEffect(() => {
+    if (!running) return;
+    window.addEventListener("keydown", stopOnEscape);
+    return () => window.removeEventListener("keydown", stopOnEscape);
+  }, [running]);
 
   const actions = useTurnActions({
     sessionId,
@@ -167,7 +180,7 @@ export function Chat({
             onChange={setText}
             onSend={send}
             onStop={turn.stop}
-            streaming={isRunning(turn.live)}
+            streaming={running}
             canSend={!busy && online}
             disabled={leaving || !composerReady}
           />
