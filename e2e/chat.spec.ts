@@ -56,9 +56,12 @@ test.describe("chatting with the demo agent", () => {
     await chat.sidebarChat("Renamed chat").hover();
     await page.getByRole("button", { name: "Chat actions" }).first().click();
     await page.getByRole("menuitem", { name: "Delete" }).click();
-    await page.getByRole("button", { name: "Delete", exact: true }).click();
     await expect(chat.sidebarChat("Renamed chat")).toHaveCount(0);
     await expect(page).toHaveURL(/\/$/);
+    await chat.toast("Deleted “Renamed chat”").getByRole("button", { name: "Close" }).click();
+    await page.reload();
+    await expect(chat.composer).toBeEditable();
+    await expect(chat.sidebarChat("Renamed chat")).toHaveCount(0);
   });
 
   test("on a phone, the chats open in a drawer", async ({ chat, page }) => {

@@ -52,7 +52,7 @@ test.describe("everyday use", () => {
 
     const reply = chat.agentMessages().last();
     await reply.hover();
-    await reply.getByRole("button", { name: "Copy", exact: true }).click();
+    await reply.getByRole("button", { name: /^Copy the reply to/ }).click();
     expect(await clipboard()).toContain("Here is **hello.md** (version 0):");
 
     const block = reply.getByTestId("code-block");

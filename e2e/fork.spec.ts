@@ -41,6 +41,7 @@ test.describe("Fork chat from here", () => {
     await chat.open();
     await chat.sendMessage("set color to red");
     await chat.sendMessage("set color to blue");
+    const sourceId = chat.sessionId();
     await chat.messageAction("set color to blue", "Fork chat from here");
     await expect(chat.heading).toHaveText("Fork of set color to red");
     await chat.composer.fill("");
@@ -49,8 +50,13 @@ test.describe("Fork chat from here", () => {
     await source.hover();
     await source.locator("..").getByRole("button", { name: "Chat actions" }).click();
     await page.getByRole("menuitem", { name: "Delete" }).click();
-    await page.getByRole("button", { name: "Delete", exact: true }).click();
     await expect(source).toHaveCount(0);
+    // Closing the Undo offer deletes it on the server.
+    await chat
+      .toast(/^Deleted/)
+      .getByRole("button", { name: "Close" })
+      .click();
+    await expect.poll(async () => (await page.request.get(`/api/sessions/${sourceId}`)).status()).toBe(404);
     await chat.sidebarChat("Fork of set color to red").click();
     await page.reload();
     await chat.expectUserMessages(["set color to red", "set size to large"]);

@@ -47,6 +47,17 @@ export class SessionBusyError extends AppError {
   }
 }
 
+/** A turn sent from a view of the chat that is no longer its history (another tab rewound, forked, switched or sent). */
+export class HistoryChangedError extends AppError {
+  constructor() {
+    super(
+      409,
+      "history_changed",
+      "This chat changed in another tab or window, so your message was not sent. It now shows the latest; send again if you still want to.",
+    );
+  }
+}
+
 export class InvalidReferenceError extends AppError {
   constructor(message: string) {
     super(422, "invalid_reference", message);

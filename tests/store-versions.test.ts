@@ -107,6 +107,25 @@ describe("versions: the chat as a tree", () => {
     expect((await listVersions(f.userId, f.sessionId)).map((v) => v.turns)).toEqual([2, 2, 2, 2, 2]);
   });
 
+  it("tells heads apart: each one's last turn, its place among that turn's versions, and why the head ended", async () => {
+    const { f, m1, m2 } = await referenceChat();
+    const m3 = (await switchSession(f.userId, f.sessionId, "B")).event?.invocation_id;
+    const versions = await listVersions(f.userId, f.sessionId);
+    expect(versions.map((v) => [v.marker_invocation_id, v.last_invocation_id, v.version, v.reason, v.last_user_text])).toEqual([
+      [null, "B", { index: 1, count: 3 }, null, "B"],
+      [m3, "B3", { index: 3, count: 3 }, "switch", "B2"],
+      [m2, "B2", { index: 2, count: 3 }, "regenerate", "B2"],
+      [m1, "B", { index: 1, count: 3 }, "edit", "B"],
+    ]);
+    const empty = await fixture();
+    await send(empty, "X");
+    const undone = (await rewindSession(empty.userId, empty.sessionId, "X")).event.invocation_id;
+    expect(await listVersions(empty.userId, empty.sessionId)).toMatchObject([
+      { marker_invocation_id: null, turns: 0, last_invocation_id: null, last_user_text: null, version: null, reason: null },
+      { marker_invocation_id: undone, turns: 1, last_invocation_id: "X", version: null, reason: "rewind" },
+    ]);
+  });
+
   it("labels versions whose invocation ids hold quotes, braces, commas or backslashes", async () => {
     const f = await fixture();
     await f.append(event('a "b"', { author: "user", text: "one" }));
@@ -147,5 +166,12 @@ describe("versions: the chat as a tree", () => {
     await switchSession(f.userId, fork.id, "B");
     expect(await head(inFork)).toEqual(["A", "B"]);
     expect(await head(f)).toEqual(["A", "B3"]);
+    // History reads the turns the fork shares with its source like its own.
+    expect((await listVersions(f.userId, fork.id)).map((v) => [v.last_invocation_id, v.version?.index, v.reason])).toEqual([
+      ["B", 1, null],
+      ["B3", 3, "switch"],
+      ["B2", 2, "regenerate"],
+      ["B", 1, "edit"],
+    ]);
   });
 });

@@ -9,8 +9,9 @@ import { StatePanelSheet } from "./state-panel";
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
   return (
-    <div className="flex items-center gap-2 text-xs text-zinc-500">
+    <div className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
       <Switch.Root
+        id="show-rewound"
         checked={checked}
         onCheckedChange={onChange}
         aria-label="Show rewound turns"
@@ -18,14 +19,18 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
       >
         <Switch.Thumb className="block size-3 translate-x-0.5 rounded-full bg-white transition-transform data-[state=checked]:translate-x-3.5 dark:bg-zinc-900" />
       </Switch.Root>
-      <span className="hidden sm:inline" aria-hidden>
-        Show rewound turns
-      </span>
+      <label htmlFor="show-rewound" className="cursor-pointer select-none">
+        <span className="hidden md:inline">Show rewound turns</span>
+        <span className="md:hidden">Rewound turns</span>
+      </label>
     </div>
   );
 }
 
-/** The chat's name, its agent (a choice before the first message), the rewound-turns switch, History and the state sheet. */
+/**
+ * The chat's name, its agent (a choice before the first message), and the chat's controls — the rewound-turns
+ * switch, History and the state sheet — each with a visible label: on phones they take a row of their own.
+ */
 export function ChatHeader({
   session,
   sessionId,
@@ -48,8 +53,8 @@ export function ChatHeader({
   onRestoreVersion: (markerInvocationId: string) => void;
 }) {
   return (
-    <header className="flex items-center gap-3 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
-      <h1 className="min-w-0 flex-1 truncate text-sm font-semibold" title={session?.name}>
+    <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
+      <h1 className="min-w-0 flex-1 content-center truncate text-sm font-semibold touch:min-h-11" title={session?.name}>
         {session?.name ?? "New chat"}
       </h1>
       {session ? (
@@ -70,9 +75,14 @@ export function ChatHeader({
           ))}
         </select>
       )}
-      {sessionId && <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />}
-      {sessionId && <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />}
-      <StatePanelSheet sessionId={sessionId} />
+      {sessionId && (
+        // Below 600 px (sonner's phone layout too, whose toasts sit below it) the controls wrap onto a row of their own.
+        <div className="flex w-full items-center justify-end gap-3 min-[600px]:w-auto">
+          <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />
+          <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />
+          <StatePanelSheet sessionId={sessionId} />
+        </div>
+      )}
     </header>
   );
 }

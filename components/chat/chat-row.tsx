@@ -4,25 +4,24 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Copy, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { AlertDialog } from "radix-ui";
 import { useState } from "react";
 import { deleteChat, forkChat, renameChat } from "@/app/(chat)/actions";
 import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
-import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";
-import { notifyError } from "../ui/notify";
+import { notifyError, notifyUndo } from "../ui/notify";
+import { hideChat, unhideChat } from "./pending-deletes";
 import { addChat, removeChat } from "./queries";
+import { announce } from "./tab-sync";
 import { unwrapAction } from "./unwrap-action";
 
-/** One chat in the sidebar: its link, and Rename, Duplicate and Delete. */
+/** One chat in the sidebar: its link, and Rename, Duplicate and Delete (with Undo). */
 export function ChatRow({ session, active }: { session: SessionSummary; active: boolean }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
 
   const rename = useMutation({
@@ -30,6 +29,7 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
     onSuccess: () => {
       void refresh();
       void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
+      announce(session.id);
     },
     onError: notifyError,
   });
@@ -38,19 +38,36 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
     onSuccess: (fork) => {
       addChat(queryClient, fork);
       void refresh();
+      announce(null);
       router.push(`/chat/${fork.id}`);
     },
     onError: notifyError,
   });
-  const remove = useMutation({
-    mutationFn: () => unwrapAction(deleteChat({ sessionId: session.id })),
-    onSuccess: () => {
-      removeChat(queryClient, session.id);
-      void refresh();
-      if (active) router.push("/");
-    },
-    onError: notifyError,
-  });
+  /** Hidden at once, deleted when the Undo offer closes: Undo just shows it again (components/chat/pending-deletes.ts). */
+  const remove = () => {
+    hideChat(session.id);
+    if (active) router.push("/");
+    notifyUndo({
+      title: `Deleted “${session.name}”`,
+      description: "Its files go with it; forks of it are kept.",
+      onUndo: () => {
+        unhideChat(session.id);
+        if (active) router.push(`/chat/${session.id}`);
+      },
+      onClose: async () => {
+        try {
+          await unwrapAction(deleteChat({ sessionId: session.id }));
+          removeChat(queryClient, session.id);
+          void refresh();
+          announce(null);
+        } catch (error) {
+          notifyError(error);
+        } finally {
+          unhideChat(session.id);
+        }
+      },
+    });
+  };
 
   if (renaming) {
     return (
@@ -60,7 +77,11 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
         defaultValue={session.name}
         className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm outline-none dark:border-zinc-700 dark:bg-zinc-900"
         onKeyDown={(e) => {
-          if (e.key === "Escape") setRenaming(false);
+          if (e.key === "Escape") {
+            // Handled here: Escape elsewhere stops a streaming reply.
+            e.preventDefault();
+            setRenaming(false);
+          }
           if (e.key === "Enter") {
             const name = e.currentTarget.value.trim();
             setRenaming(false);
@@ -104,31 +125,10 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
         <MenuItem icon={<Copy className="size-4" />} disabled={duplicate.isPending} onSelect={() => duplicate.mutate()}>
           Duplicate
         </MenuItem>
-        <MenuItem icon={<Trash2 className="size-4" />} danger onSelect={() => setConfirming(true)}>
+        <MenuItem icon={<Trash2 className="size-4" />} danger onSelect={remove}>
           Delete
         </MenuItem>
       </Menu>
-      <AlertDialog.Root open={confirming} onOpenChange={setConfirming}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
-          <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,420px)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl dark:bg-zinc-900">
-            <AlertDialog.Title className="text-base font-semibold">Delete chat?</AlertDialog.Title>
-            <AlertDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-              “{session.name}” and its files will be deleted. Forks of it are kept.
-            </AlertDialog.Description>
-            <div className="mt-5 flex justify-end gap-2">
-              <AlertDialog.Cancel asChild>
-                <Button variant="outline">Cancel</Button>
-              </AlertDialog.Cancel>
-              <AlertDialog.Action asChild>
-                <Button variant="danger" onClick={() => remove.mutate()}>
-                  Delete
-                </Button>
-              </AlertDialog.Action>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
     </div>
   );
 }

@@ -3,18 +3,23 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
 import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Page } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import { dismissUndos } from "../ui/notify";
 import { useHydrated } from "../ui/use-hydrated";
+import { useOnline } from "../ui/use-online";
 import { ChatHeader, ForkBanner } from "./chat-header";
 import { Composer } from "./composer";
+import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
+import { useAnnounceReplies } from "./reply-announcer";
 import { StatePanel } from "./state-panel";
-import { useLiveTurn } from "./use-live-turn";
+import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
 
 /** A chat: header, its turns (from the session's tasks) and the live turn, the composer, and the state panel. */
@@ -47,6 +52,10 @@ export function Chat({
   useEffect(() => {
     if (composerReady) composerRef.current?.focus();
   }, [composerReady]);
+  // A chat's Undo toasts go when the user leaves it, so their Undo never changes a chat out of sight.
+  useEffect(() => {
+    if (sessionId) return () => dismissUndos(sessionId);
+  }, [sessionId]);
 
   // The fork's prefilled draft lives in the URL only until it reaches the composer.
   useEffect(() => {
@@ -82,8 +91,14 @@ export function Chat({
       composerRef.current?.focus();
     },
     restoreDraft: (message) => setText((t) => t || message),
+    lastTurn: () => {
+      const shown = tasks.data?.filter((t) => t.metadata?.rewound !== true);
+      return shown && (shown.length ? (invocationIdOf(shown[shown.length - 1]) ?? undefined) : null);
+    },
   });
   const busy = turn.live !== null || pending || leaving;
+  useAnnounceReplies(turn.live);
+  const online = useOnline();
 
   // A turn already running in this chat (before a reload, in another tab, on another instance) streams here too.
   const runningTaskId = current?.running_task_id ?? null;
@@ -95,11 +110,23 @@ export function Chat({
     if (runningTaskId) followRunning(runningTaskId);
   }, [runningTaskId]);
 
+  // Escape stops a streaming reply, unless something on top (a menu, a dialog, the edit box) took it.
+  const running = isRunning(turn.live);
+  const stopOnEscape = useEffectEvent((e: KeyboardEvent) => {
+    if (e.key === "Escape" && !e.defaultPrevented) turn.stop();
+  });
+  useEffect(() => {
+    if (!running) return;
+    window.addEventListener("keydown", stopOnEscape);
+    return () => window.removeEventListener("keydown", stopOnEscape);
+  }, [running]);
+
   const actions = useTurnActions({
     sessionId,
     busy,
     setPending,
     setText,
+    draft: () => composerRef.current?.value ?? "",
     send: (message, rewindFirst) => void turn.send(message, rewindFirst),
   });
 
@@ -146,14 +173,15 @@ export function Chat({
           onRetry={retry}
         />
         <div className="px-4 pt-2 pb-4">
+          <ConnectionStatus />
           <Composer
             ref={composerRef}
             value={text}
             onChange={setText}
             onSend={send}
             onStop={turn.stop}
-            streaming={turn.live !== null && !turn.live.stopped}
-            canSend={!busy}
+            streaming={running}
+            canSend={!busy && online}
             disabled={leaving || !composerReady}
           />
         </div>

@@ -3,8 +3,9 @@
 import { ArrowUp, Square } from "lucide-react";
 import { forwardRef } from "react";
 import { Button } from "../ui/button";
+import { useTouch } from "../ui/use-touch";
 
-/** The message box: Enter sends, Shift+Enter is a new line; while a turn streams, Send becomes Stop. */
+/** The message box: Enter sends, Shift+Enter is a new line; while a turn streams, Send becomes Stop (or Escape). */
 export const Composer = forwardRef<
   HTMLTextAreaElement,
   {
@@ -19,6 +20,8 @@ export const Composer = forwardRef<
   }
 >(function Composer({ value, onChange, onSend, onStop, streaming, canSend, disabled }, ref) {
   const ready = !streaming && canSend && !disabled && value.trim() !== "";
+  // A phone's keyboard has no Shift+Enter to speak of.
+  const touch = useTouch();
   return (
     <form
       className="mx-auto flex w-full max-w-3xl items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm focus-within:border-zinc-500 dark:border-zinc-700 dark:bg-zinc-900"
@@ -30,7 +33,7 @@ export const Composer = forwardRef<
       <textarea
         ref={ref}
         aria-label="Message"
-        placeholder="Message the agent… (Enter to send, Shift+Enter for a new line)"
+        placeholder={touch ? "Message the agent…" : "Message the agent… (Enter to send, Shift+Enter for a new line)"}
         rows={1}
         value={value}
         disabled={disabled}

@@ -2,14 +2,16 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { AlertCircle, ArrowDown, LoaderCircle, RotateCw } from "lucide-react";
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef } from "react";
 import type { Task } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { useHydrated } from "../ui/use-hydrated";
+import { EmptyChat } from "./empty-chat";
 import { RewindDivider } from "./rewind-divider";
 import { type TurnRow, turnRows } from "./turn-rows";
 import { TurnView } from "./turn-view";
+import { useFollowEnd } from "./use-follow-end";
 import type { FailedSend, LiveTurn } from "./use-live-turn";
 import type { TurnActions } from "./use-turn-actions";
 
@@ -19,7 +21,7 @@ const ESTIMATED_TURN = 180;
 const SERVER_TURNS = 8;
 /** Older turns are fetched while the reader is within this many turns of the first one loaded. */
 const LOAD_AHEAD = 10;
-/** Within this many pixels of the end counts as "at the end": the list follows new output only then. */
+/** Within this many pixels of the end counts as "at the end": the list follows new output from there. */
 const NEAR_END = 24;
 
 /** What the list shows: turns, then the live turn or a failed send. */
@@ -92,6 +94,7 @@ const ItemView = memo(function ItemView({
         task={liveTask(live)}
         partial={live.partial || (!live.stopped && (live.task?.history?.length ?? 1) <= 1 ? "…" : undefined)}
         stopped={live.stopped}
+        reconnecting={live.reconnecting}
         isLast={false}
         disabled
       />
@@ -146,7 +149,6 @@ export function Conversation({
   const hydrated = useHydrated();
   const items = useMemo(() => itemsOf(tasks, live, failed), [tasks, live, failed]);
   const scroller = useRef<HTMLElement>(null);
-  const [atEnd, setAtEnd] = useState(true);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
@@ -159,9 +161,9 @@ export function Conversation({
     followOnAppend: true,
     scrollEndThreshold: NEAR_END,
     initialOffset: () => items.length * ESTIMATED_TURN,
-    onChange: (instance) => setAtEnd(instance.isAtEnd()),
   });
   const shown = virtualizer.getVirtualItems();
+  const { detached, follow } = useFollowEnd(scroller, virtualizer, NEAR_END);
 
   // The chat opens at its end, in the same frame the list replaces what the server rendered.
   useLayoutEffect(() => {
@@ -170,9 +172,10 @@ export function Conversation({
 
   // A new turn of the user's own brings the view back to the end.
   const liveKey = live?.key;
+  const followOwnTurn = useEffectEvent(follow);
   useEffect(() => {
-    if (liveKey !== undefined) virtualizer.scrollToEnd();
-  }, [liveKey, virtualizer]);
+    if (liveKey !== undefined) followOwnTurn();
+  }, [liveKey]);
 
   const firstShown = shown[0]?.index;
   const { more, loading, load } = older;
@@ -191,10 +194,7 @@ export function Conversation({
         className={cn("h-full overflow-y-auto", !hydrated && "flex flex-col-reverse")}
       >
         {items.length === 0 ? (
-          <div className="py-16 text-center text-zinc-500">
-            <p className="text-lg font-medium text-zinc-800 dark:text-zinc-200">What shall we do?</p>
-            <p className="mt-1 text-sm">Try “set color to red”, “save file notes.txt with content hello” or “recap”.</p>
-          </div>
+          <EmptyChat />
         ) : !hydrated ? (
           <div className="py-6">
             {items.slice(-SERVER_TURNS).map((item) => (
@@ -224,10 +224,10 @@ export function Conversation({
           Loading earlier turns…
         </div>
       )}
-      {hydrated && !atEnd && items.length > 0 && (
+      {hydrated && detached && items.length > 0 && (
         <Button
           variant="outline"
-          onClick={() => virtualizer.scrollToEnd()}
+          onClick={follow}
           className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full bg-white shadow-md touch:min-h-11 dark:bg-zinc-900"
         >
           <ArrowDown className="size-4" aria-hidden />

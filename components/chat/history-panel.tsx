@@ -1,51 +1,91 @@
 "use client";
 
-import { History } from "lucide-react";
+import { ChevronRight, History } from "lucide-react";
 import { Dialog } from "radix-ui";
+import { useState } from "react";
 import type { VersionInfo } from "@/lib/db/types";
 import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
 import { SheetHeader } from "../ui/sheet-header";
 import { usePageDialog } from "../ui/use-page-dialog";
+import { clockTime, endedBy, foldSwitches } from "./history-entries";
 import { useVersionsQuery } from "./queries";
 import { plural, timeAgo } from "./turn-rows";
 
-function Version({ version, disabled, onRestore }: { version: VersionInfo; disabled: boolean; onRestore: () => void }) {
+function Version({
+  version,
+  disabled,
+  onRestore,
+  nested,
+  children,
+}: {
+  version: VersionInfo;
+  disabled: boolean;
+  onRestore: () => void;
+  /** Folded under another entry: set apart by its shade rather than a border. */
+  nested?: boolean;
+  children?: React.ReactNode;
+}) {
   const current = version.marker_invocation_id === null;
-  const when = new Date(version.timestamp);
   return (
     <li
       data-testid="version"
-      className="flex items-start gap-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
+      className={cn("rounded-lg p-3", nested ? "bg-zinc-50 dark:bg-zinc-900" : "border border-zinc-200 dark:border-zinc-800")}
       aria-current={current ? "true" : undefined}
     >
-      <div className="min-w-0 flex-1">
-        <p className="truncate text-sm" title={version.last_user_text ?? undefined}>
-          {version.last_user_text ?? <span className="text-zinc-500 italic">No messages</span>}
-        </p>
-        <p className="mt-0.5 text-xs text-zinc-500">
-          <time dateTime={version.timestamp} title={when.toLocaleString()}>
-            {timeAgo(version.timestamp)}
-          </time>
-          {" · "}
-          {plural(version.turns, "turn")}
-        </p>
+      <div className="flex items-start gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-sm" title={version.last_user_text ?? undefined}>
+            {version.last_user_text ?? <span className="text-zinc-500 italic">No messages</span>}
+          </p>
+          <p className="mt-0.5 text-xs text-zinc-500">
+            {plural(version.turns, "turn")}
+            {version.version && ` · version ${version.version.index} of ${version.version.count}`}
+          </p>
+          <p className="text-xs text-zinc-500">
+            {endedBy(version)}
+            {" · "}
+            <time dateTime={version.timestamp} title={timeAgo(version.timestamp)}>
+              {clockTime(version.timestamp)}
+            </time>
+          </p>
+        </div>
+        {current ? (
+          <span className="shrink-0 rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+            Current
+          </span>
+        ) : (
+          <Button variant="outline" className="shrink-0 px-2 py-1 text-xs touch:min-h-11" disabled={disabled} onClick={onRestore}>
+            Restore
+          </Button>
+        )}
       </div>
-      {current ? (
-        <span className="shrink-0 rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
-          Current
-        </span>
-      ) : (
-        <Button variant="outline" className="shrink-0 px-2 py-1 text-xs touch:min-h-11" disabled={disabled} onClick={onRestore}>
-          Restore
-        </Button>
-      )}
+      {children}
     </li>
   );
 }
 
+/** The heads folded under an entry, behind a toggle that says how many. */
+function Folded({ count, children }: { count: number; children: React.ReactNode }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="mt-2">
+      <Button
+        aria-expanded={open}
+        className="-ml-2 px-2 py-1 text-xs text-zinc-600 touch:min-h-11 dark:text-zinc-400"
+        onClick={() => setOpen(!open)}
+      >
+        <ChevronRight className={cn("size-3.5 transition-transform", open && "rotate-90")} aria-hidden />
+        {plural(count, "earlier switch", "earlier switches")}
+      </Button>
+      {open && <ul className="mt-2 space-y-2">{children}</ul>}
+    </div>
+  );
+}
+
 /**
- * History: every view the chat had, newest first — when, how many turns, the last user message —
- * each restorable with its state and files. Restoring is a rewind, so the usual Undo toast follows.
+ * History: every view the chat had, newest first — its last message, turns and version, how and when it
+ * ended — each restorable with its state and files. Restoring is a rewind, so the usual Undo toast follows.
  */
 export function HistoryPanel({
   sessionId,
@@ -58,12 +98,16 @@ export function HistoryPanel({
 }) {
   const [open, setOpen] = usePageDialog();
   const versions = useVersionsQuery(sessionId, open);
+  const restore = (version: VersionInfo) => () => {
+    setOpen(false);
+    if (version.marker_invocation_id) onRestore(version.marker_invocation_id);
+  };
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
-        <Button aria-label="History" className="p-2 touch:size-11 sm:px-2.5">
+        <Button className="px-2.5 py-2 text-xs touch:min-h-11">
           <History className="size-4" aria-hidden />
-          <span className="hidden text-xs sm:inline">History</span>
+          History
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>
@@ -82,16 +126,21 @@ export function HistoryPanel({
               </p>
             ) : (
               <ul aria-label="Versions" className="space-y-2">
-                {versions.data.map((version) => (
+                {foldSwitches(versions.data).map(({ version, folded }) => (
                   <Version
                     key={version.marker_invocation_id ?? "current"}
                     version={version}
                     disabled={disabled}
-                    onRestore={() => {
-                      setOpen(false);
-                      if (version.marker_invocation_id) onRestore(version.marker_invocation_id);
-                    }}
-                  />
+                    onRestore={restore(version)}
+                  >
+                    {folded.length > 0 && (
+                      <Folded count={folded.length}>
+                        {folded.map((v) => (
+                          <Version key={v.marker_invocation_id} version={v} disabled={disabled} onRestore={restore(v)} nested />
+                        ))}
+                      </Folded>
+                    )}
+                  </Version>
                 ))}
               </ul>
             )}

@@ -47,14 +47,24 @@ export function ActionsRow({
   );
 }
 
-export function CopyAction({ text }: { text: () => string }) {
-  return <CopyButton text={text} className={actionClass} />;
+/**
+ * Which message a button acts on, in its accessible name: a screen reader's list of buttons otherwise reads
+ * "Message actions" and "Copy" over and over. E.g. `“set color to red”`, `the reply to “set color to red”`.
+ */
+export function about(userText: string, reply = false) {
+  const words = userText.replace(/\s+/g, " ").trim();
+  const quoted = `“${words.length > 40 ? `${words.slice(0, 40).trimEnd()}…` : words}”`;
+  return reply ? `the reply to ${quoted}` : quoted;
 }
 
-/** The "Message actions" menu trigger (Radix passes its props and ref through). */
-export function ActionsButton(props: React.ButtonHTMLAttributes<HTMLButtonElement>) {
+export function CopyAction({ text, of }: { text: () => string; of: string }) {
+  return <CopyButton text={text} label={`Copy ${of}`} className={actionClass} />;
+}
+
+/** The "Message actions" menu trigger, named for its message (Radix passes its props and ref through). */
+export function ActionsButton({ of, ...props }: React.ButtonHTMLAttributes<HTMLButtonElement> & { of: string }) {
   return (
-    <button type="button" aria-label="Message actions" className={actionClass} {...props}>
+    <button type="button" aria-label={`Message actions for ${of}`} className={actionClass} {...props}>
       <MoreHorizontal className="size-4" aria-hidden />
     </button>
   );

@@ -3,7 +3,6 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Plus } from "lucide-react";
 import Link from "next/link";
-import { usePathname } from "next/navigation";
 import { useEffect, useMemo, useRef } from "react";
 import type { SignInOptions, Viewer } from "@/lib/accounts/viewer";
 import type { Page } from "@/lib/api/client";
@@ -11,7 +10,9 @@ import type { SessionSummary } from "@/lib/db/types";
 import { AccountArea } from "../account/account-area";
 import { ThemeMenu } from "../ui/theme-menu";
 import { ChatRow } from "./chat-row";
+import { useHiddenChats } from "./pending-deletes";
 import { useSessionsQuery } from "./queries";
+import { useShownChatId } from "./use-shown-chat";
 
 const DAY = 86_400_000;
 /** The next page of chats is fetched while the reader is within this many rows of the last one loaded. */
@@ -40,11 +41,10 @@ export function rowsByDay(sessions: SessionSummary[], now = Date.now()): Row[] {
 
 /** The user's chats, a page at a time as they scroll, in a virtualised list (thousands of chats stay light). */
 function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
-  // Null only under the Pages Router, which serves nothing but the error page (pages/_error.tsx).
-  const pathname = usePathname() ?? "";
   const sessions = useSessionsQuery(initialSessions);
-  const activeId = pathname.startsWith("/chat/") ? pathname.slice(6) : null;
-  const rows = useMemo(() => rowsByDay(sessions.data), [sessions.data]);
+  const hidden = useHiddenChats();
+  const activeId = useShownChatId();
+  const rows = useMemo(() => rowsByDay(sessions.data.filter((s) => !hidden.has(s.id))), [sessions.data, hidden]);
   const scroller = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,

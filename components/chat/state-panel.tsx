@@ -103,8 +103,9 @@ export function StatePanelSheet({ sessionId }: { sessionId: string | null }) {
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
-        <Button aria-label="Open state panel" className="p-2 touch:size-11 lg:hidden">
+        <Button aria-label="Open state panel" className="px-2.5 py-2 text-xs touch:min-h-11 lg:hidden">
           <PanelRight className="size-4" aria-hidden />
+          State
         </Button>
       </Dialog.Trigger>
       <Dialog.Portal>

@@ -67,10 +67,10 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["minute", 60],
 ];
 
-/** "5 minutes ago", "yesterday"; "just now" under a minute. */
-/** "1 turn", "3 turns". */
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** "1 turn", "3 turns"; "1 switch", "2 switches" given the plural. */
+export const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
+/** "5 minutes ago", "yesterday"; "just now" under a minute. */
 export function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.round((now - Date.parse(iso)) / 1000);
   for (const [unit, size] of UNITS) {

@@ -1,13 +1,13 @@
 "use client";
 
-import { RefreshCw } from "lucide-react";
+import { LoaderCircle, RefreshCw } from "lucide-react";
 import { messageText } from "@/lib/a2a/convert";
 import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
 import { cn } from "../ui/cn";
 import { Menu, MenuItem } from "../ui/menu";
 import { AgentParts, replyText } from "./agent-parts";
-import { ActionsButton, ActionsRow, CopyAction } from "./message-actions";
+import { ActionsButton, ActionsRow, about, CopyAction } from "./message-actions";
 import { siblingsOf } from "./turn-rows";
 import type { TurnActions } from "./use-turn-actions";
 import { UserMessage } from "./user-message";
@@ -19,6 +19,7 @@ export function TurnView({
   task,
   partial,
   stopped,
+  reconnecting,
   isLast,
   disabled,
   actions,
@@ -30,6 +31,8 @@ export function TurnView({
   partial?: string;
   /** The live turn was stopped and its cancel is on its way. */
   stopped?: boolean;
+  /** The live turn's connection dropped; it is followed again once back online. */
+  reconnecting?: boolean;
   isLast: boolean;
   disabled: boolean;
   actions?: TurnActions;
@@ -41,12 +44,18 @@ export function TurnView({
   const live = partial !== undefined || stopped;
   const siblings = rewound || !actions ? null : siblingsOf(task);
   const pager = siblings && actions && <VersionPager siblings={siblings} disabled={disabled} onSwitch={actions.switchTo} />;
+  const userText = user ? messageText(user) : "";
+  const author = (agent.find((m) => m.metadata?.kagent_author)?.metadata?.kagent_author ??
+    task.metadata?.kagent_agent ??
+    "The agent") as string;
   return (
     <section
       data-testid={rewound ? "rewound-turn" : "turn"}
       aria-label={rewound ? "Rewound turn" : undefined}
       className={cn("space-y-2", rewound && "opacity-45 grayscale")}
     >
+      {/* Who said what, for a screen reader's heading navigation. */}
+      {user && <h2 className="sr-only">You said:</h2>}
       {user && (
         <UserMessage
           message={user}
@@ -55,6 +64,7 @@ export function TurnView({
           pager={siblings?.regenerations ? undefined : pager}
         />
       )}
+      {(agent.length > 0 || partial || failed || stopped) && <h2 className="sr-only">{author} said:</h2>}
       {(agent.length > 0 || partial || failed || stopped) && (
         <div data-testid="agent-message" className="group relative">
           <AgentParts sessionId={sessionId} messages={agent} partial={partial} />
@@ -64,15 +74,21 @@ export function TurnView({
             </p>
           )}
           {stopped && <p className="text-xs text-zinc-500 italic">Stopped</p>}
+          {reconnecting && (
+            <p className="flex items-center gap-1.5 text-xs text-amber-700 dark:text-amber-400">
+              <LoaderCircle className="size-3.5 animate-spin" aria-hidden />
+              Connection lost — reconnecting…
+            </p>
+          )}
           {!live && agent.length > 0 && (
             <ActionsRow pager={siblings?.regenerations ? pager : undefined}>
-              <CopyAction text={() => replyText(agent)} />
+              <CopyAction text={() => replyText(agent)} of={about(userText, true)} />
               {isLast && !rewound && actions && invocationId && user && (
-                <Menu align="start" trigger={<ActionsButton disabled={disabled} />}>
+                <Menu align="start" trigger={<ActionsButton disabled={disabled} of={about(userText, true)} />}>
                   <MenuItem
                     icon={<RefreshCw className="size-4" />}
                     description="Rewind this turn and ask the same again"
-                    onSelect={() => actions.resend(invocationId, messageText(user), "regenerate")}
+                    onSelect={() => actions.resend(invocationId, userText, "regenerate")}
                   >
                     Regenerate
                   </MenuItem>

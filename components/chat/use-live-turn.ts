@@ -2,12 +2,14 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { cancelTask, resubscribeTask, type StreamEvent, streamMessage } from "@/lib/a2a/client";
+import { cancelTask, isHistoryChanged, resubscribeTask, type StreamEvent, streamMessage } from "@/lib/a2a/client";
 import { messageText } from "@/lib/a2a/convert";
-import type { Message, Task, TaskStatusUpdateEvent } from "@/lib/a2a/types";
+import type { Message, Task, TaskState, TaskStatusUpdateEvent } from "@/lib/a2a/types";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError } from "../ui/notify";
-import { readableError } from "../ui/readable-error";
+import { isConnectionLost, readableError } from "../ui/readable-error";
+import { backOnline } from "../ui/use-online";
+import { announce } from "./tab-sync";
 
 /** The turn being streamed: the task once the server names it, and the text streamed since its last message. */
 export interface LiveTurn {
@@ -18,6 +20,8 @@ export interface LiveTurn {
   partial: string;
   /** Stop was pressed: the turn shows as stopped at once, while its cancel goes through. */
   stopped: boolean;
+  /** The connection dropped while the turn ran: it stays as streamed so far until it is followed again. */
+  reconnecting: boolean;
 }
 
 /** Edit & resend and Regenerate rewind before an invocation and send in one request (docs/semantics.md, "Edit & resend, Regenerate"). */
@@ -32,6 +36,12 @@ export interface FailedSend {
   rewindFirst?: RewindFirst;
   error: string;
 }
+
+/** States a task does not leave. */
+const ENDED = new Set<TaskState>(["completed", "canceled", "failed", "rejected"]);
+
+/** The live turn still runs: Stop applies (not once stopped, nor once its final frame came). */
+export const isRunning = (live: LiveTurn | null) => live !== null && !live.stopped && !ENDED.has(live.task?.status.state ?? "working");
 
 interface Running {
   controller: AbortController;
@@ -62,6 +72,8 @@ export function useLiveTurn(opts: {
   onEnd: (id: string | null) => Promise<void>;
   /** A send that failed before reaching the server gives its text back to the composer. */
   restoreDraft: (text: string) => void;
+  /** The chat's last turn as shown (null: none; undefined: not known), sent so a stale view is refused. */
+  lastTurn: () => string | null | undefined;
 }) {
   const queryClient = useQueryClient();
   const [live, setLive] = useState<LiveTurn | null>(null);
@@ -82,12 +94,13 @@ export function useLiveTurn(opts: {
     const turn: Running = { controller: new AbortController(), stopped: false, sessionId: opts.sessionId };
     running.current = turn;
     setFailed(null);
-    setLive({ key: Date.now(), task, userText, partial: "", stopped: false });
+    setLive({ key: Date.now(), task, userText, partial: "", stopped: false, reconnecting: false });
     return turn;
   }
 
-  /** Shows a turn's frames as they come, to its final one. */
-  async function consume(turn: Running, frames: AsyncIterable<StreamEvent>) {
+  /** Shows a turn's frames as they come, to its final one; resolves with whether that came. */
+  async function consume(turn: Running, frames: AsyncIterable<StreamEvent>): Promise<boolean> {
+    let ended = false;
     for await (const event of frames) {
       if (event.kind === "task") {
         if (!turn.sessionId) {
@@ -97,6 +110,8 @@ export function useLiveTurn(opts: {
         const first = !turn.taskId;
         turn.taskId = event.id;
         known.current.add(event.id);
+        // Other tabs of this chat follow the turn from its start.
+        if (first) announce(event.contextId);
         // Stop came before the server named the task: cancel it now. Only CancelTask stops a turn, never hanging up.
         if (first && turn.stopped) {
           await cancel(event.id);
@@ -104,8 +119,11 @@ export function useLiveTurn(opts: {
           break;
         }
         setLive((s) => s && { ...s, task: event, partial: "" });
+        // Following a turn that has ended answers just its task.
+        ended = ENDED.has(event.status.state);
         continue;
       }
+      ended ||= Boolean(event.final);
       setLive((s) => s && applyUpdate(s, event));
       if (event.final && event.status.state === "failed") {
         notifyError(event.status.message ? messageText(event.status.message) : "The agent failed");
@@ -115,18 +133,48 @@ export function useLiveTurn(opts: {
         void queryClient.invalidateQueries({ queryKey: queryKeys.artifacts(turn.sessionId) });
       }
     }
+    return ended;
+  }
+
+  /**
+   * `consume`, to the turn's final frame: when the connection drops once the server has named the task, the
+   * turn stays on screen as streamed so far and is followed again when the browser is back online
+   * (SubscribeToTask answers what was missed, or just the final task if the turn ended meanwhile).
+   */
+  async function consumeToEnd(turn: Running, frames: AsyncIterable<StreamEvent>) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if ((await consume(turn, frames)) || turn.controller.signal.aborted || !turn.taskId) return;
+      } catch (error) {
+        if (turn.controller.signal.aborted || !turn.taskId || !isConnectionLost(error)) throw error;
+      }
+      // The stream broke off: an error, or an end without the final frame (a proxy or instance that hung up).
+      setLive((s) => s && { ...s, reconnecting: true });
+      await backOnline(attempt);
+      frames = resubscribeTask(opts.agent, turn.taskId, turn.controller.signal);
+      setLive((s) => s && { ...s, reconnecting: false });
+    }
   }
 
   async function end(turn: Running) {
     running.current = null;
-    await opts.onEnd(turn.sessionId);
+    // Offline, the chat cannot be read again, and its list would lack this turn: it stays shown as it is until then.
+    for (let attempt = 0; ; attempt++) {
+      if (navigator.onLine) {
+        await opts.onEnd(turn.sessionId);
+        if (navigator.onLine) break;
+      }
+      setLive((s) => s && { ...s, reconnecting: true });
+      await backOnline(attempt);
+    }
+    if (turn.sessionId) announce(turn.sessionId);
     setLive(null);
   }
 
   async function send(text: string, rewindFirst?: RewindFirst) {
     const turn = begin(text, null);
     try {
-      await consume(
+      await consumeToEnd(
         turn,
         streamMessage({
           agent: opts.agent,
@@ -134,15 +182,22 @@ export function useLiveTurn(opts: {
           contextId: turn.sessionId ?? undefined,
           rewindBeforeInvocationId: rewindFirst?.invocationId,
           rewindReason: rewindFirst?.reason,
+          lastInvocationId: turn.sessionId ? opts.lastTurn() : undefined,
           signal: turn.controller.signal,
         }),
       );
     } catch (error) {
       if (!turn.controller.signal.aborted) {
         notifyError(error);
-        // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
-        if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, error: readableError(error) });
-        if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
+        if (isHistoryChanged(error)) {
+          // Sent from a view the chat has left: nothing was written. The text goes back to the composer (an
+          // edit's too), and the chat is reloaded when the turn ends, so the user sees what changed first.
+          opts.restoreDraft(text);
+        } else {
+          // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
+          if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, error: readableError(error) });
+          if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
+        }
       }
     } finally {
       await end(turn);
@@ -159,7 +214,7 @@ export function useLiveTurn(opts: {
     const turn = begin(task?.history?.[0] ? messageText(task.history[0]) : "", task ?? null);
     turn.taskId = taskId;
     try {
-      await consume(turn, resubscribeTask(opts.agent, taskId, turn.controller.signal));
+      await consumeToEnd(turn, resubscribeTask(opts.agent, taskId, turn.controller.signal));
     } catch (error) {
       if (!turn.controller.signal.aborted) notifyError(error);
     } finally {
@@ -173,7 +228,9 @@ export function useLiveTurn(opts: {
     if (!turn || turn.stopped) return;
     turn.stopped = true;
     setLive((s) => s && { ...s, stopped: true });
-    if (turn.taskId) void cancel(turn.taskId);
+    const { taskId } = turn;
+    // Offline, the cancel waits to be back online.
+    if (taskId) void (navigator.onLine ? cancel(taskId) : backOnline(0).then(() => cancel(taskId)));
   }
 
   return { live, failed, send, follow, stop, dismissFailed: () => setFailed(null) };

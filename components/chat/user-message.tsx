@@ -8,7 +8,7 @@ import type { Message } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
 import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";
-import { ActionsButton, ActionsRow, CopyAction } from "./message-actions";
+import { ActionsButton, ActionsRow, about, CopyAction } from "./message-actions";
 import type { TurnActions } from "./use-turn-actions";
 
 /** Edit & resend's box: the composer's keys (Enter sends, Shift+Enter is a new line) and Escape cancels. */
@@ -101,9 +101,9 @@ export function UserMessage({
         {text}
       </div>
       <ActionsRow align="end" pager={pager}>
-        <CopyAction text={() => text} />
+        <CopyAction text={() => text} of={about(text)} />
         {invocationId && actions && (
-          <Menu trigger={<ActionsButton disabled={disabled} />}>
+          <Menu trigger={<ActionsButton disabled={disabled} of={about(text)} />}>
             <MenuItem
               icon={<Undo2 className="size-4" />}
               description="Remove this and later turns; state and files go back"

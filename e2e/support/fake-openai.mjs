@@ -24,6 +24,7 @@ function reply(messages) {
   if (/fail 429/i.test(text)) return { status: 429, error: "Rate limit reached" };
   if (/malformed/i.test(text)) return { malformed: true };
   if (/slow/i.test(text)) return { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(" "), delay: 100 };
+  if (/take your time/i.test(text)) return { text: Array.from({ length: 30 }, (_, i) => `step${i}`).join(" "), delay: 100 };
   const users = messages.filter((m) => m.role === "user").length;
   return { text: `You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"})` };
 }

@@ -50,17 +50,23 @@ export async function* streamMessage(opts: {
   rewindBeforeInvocationId?: string;
   /** Why the rewind happens: an "Edit & resend" or a "Regenerate". */
   rewindReason?: "edit" | "regenerate";
+  /** The chat's last turn as shown (null: none): the server refuses the send if it is no longer (docs/api.md). */
+  lastInvocationId?: string | null;
   signal?: AbortSignal;
 }): AsyncGenerator<StreamEvent> {
+  const metadata = {
+    ...(opts.rewindBeforeInvocationId
+      ? { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId, retrace_rewind_reason: opts.rewindReason }
+      : {}),
+    ...(opts.lastInvocationId !== undefined ? { retrace_last_invocation_id: opts.lastInvocationId } : {}),
+  };
   const request = SendMessageRequest.fromJSON({
     message: {
       messageId: newId(),
       role: "ROLE_USER",
       parts: opts.text ? [{ text: opts.text }] : [],
       contextId: opts.contextId,
-      metadata: opts.rewindBeforeInvocationId
-        ? { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId, retrace_rewind_reason: opts.rewindReason }
-        : undefined,
+      metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
     },
   });
   const client = await clientFor(opts.agent);
@@ -81,6 +87,16 @@ export async function* resubscribeTask(agent: string, taskId: string, signal?: A
     throw unwrap(error);
   }
 }
+
+/** Our machine code of a JSON-RPC error: in v1.0 `data` is a list holding an ErrorInfo, in v0.3 `{code}` (docs/api.md, "Errors"). */
+function errorCode(error: unknown): unknown {
+  const data = (error as { data?: unknown } | null)?.data;
+  const details = (Array.isArray(data) ? data : [data]) as ({ code?: unknown; metadata?: { code?: unknown } } | null)[];
+  return details.map((d) => d?.metadata?.code ?? d?.code).find((code) => typeof code === "string");
+}
+
+/** A send the server refused because the chat changed since the view it was sent from (docs/api.md). */
+export const isHistoryChanged = (error: unknown) => errorCode(error) === "history_changed";
 
 export async function cancelTask(agent: string, taskId: string): Promise<void> {
   const client = await clientFor(agent);

@@ -13,6 +13,7 @@ import { coreMessageText, toStreamResponse } from "./wire";
 const controlMetadata = z.looseObject({
   kagent_rewind_before_invocation_id: z.string().min(1).optional(),
   retrace_rewind_reason: z.enum(["rewind", "edit", "regenerate"]).optional(),
+  retrace_last_invocation_id: z.string().min(1).nullable().optional(),
 });
 
 /** What a turn reads of a sent message, checked: the SDK passes fields of any JSON type on. */
@@ -36,7 +37,11 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
   if (message.role !== Role.ROLE_USER) throw malformed("Only user messages can be sent");
   const parsed = controlMetadata.safeParse(message.metadata ?? {});
   if (!parsed.success) throw malformed(z.prettifyError(parsed.error));
-  const { kagent_rewind_before_invocation_id: rewindTo, retrace_rewind_reason: reason } = parsed.data;
+  const {
+    kagent_rewind_before_invocation_id: rewindTo,
+    retrace_rewind_reason: reason,
+    retrace_last_invocation_id: lastInvocationId,
+  } = parsed.data;
   const text = coreMessageText(message).trim();
   if (!text && !rewindTo) throw malformed("The message has no text");
   // Proto-JSON sends an absent contextId as "".
@@ -51,7 +56,7 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
     }
     const rewindBefore = rewindTo ? { invocationId: rewindTo, reason: reason ?? "rewind" } : undefined;
     // Without a contextId the turn starts a new chat, in the same transaction.
-    return { turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId, rewindBefore }) };
+    return { turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId, rewindBefore, lastInvocationId }) };
   } catch (error) {
     throw error instanceof WrongAgentError ? malformed(error.message) : toA2AError(error);
   }

@@ -49,6 +49,8 @@ export async function startTurn(opts: {
   messageId?: string;
   /** Rewind before this invocation first, in the same transaction (Edit & resend, Regenerate). */
   rewindBefore?: { invocationId: string; reason: RewindReason };
+  /** The turn the sender shows last, checked before anything is written (lib/db/last-turn.ts). */
+  lastInvocationId?: string | null;
 }): Promise<Turn> {
   const { userId, agent } = opts;
   const sessionId = opts.sessionId ?? randomUUID();
@@ -82,6 +84,7 @@ export async function startTurn(opts: {
     owner: INSTANCE,
     messageId: opts.messageId,
     rewindBefore: opts.rewindBefore,
+    lastInvocationId: opts.lastInvocationId,
   });
   if ("existing" in begun) return followTurn(userId, begun.existing);
   return runLocal({ userId, sessionId, agent, task, invocationId, event, begun });

@@ -13,6 +13,7 @@ import { getDb } from "./client";
 import { type Executor, together } from "./database";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./events";
 import { readEvents } from "./history";
+import { checkLastTurn } from "./last-turn";
 import { type Ahead, lookAhead } from "./layout";
 import { rewindTx } from "./rewind";
 import type { SessionRow } from "./rows";
@@ -24,8 +25,9 @@ import { lockUser } from "./users";
 /**
  * Starts a turn in one transaction: in a new chat (`create`, made here under `sessionId`), or in the
  * user's chat of `agent`, where a send that repeats an A2A `messageId` gets the task it already started;
- * otherwise the session must be free (409) and the user under the concurrent-turn quota (429), then the
- * rewind it asks for (edit, regenerate), the user's event, the task and the lease are stored together.
+ * otherwise the session must be free (409), the user under the concurrent-turn quota (429) and the sender's
+ * last turn the chat's (409, when it names one), then the rewind it asks for (edit, regenerate), the user's
+ * event, the task and the lease are stored together.
  * Resolves with the user's event, its seq (where the turn's history ends, `historyAt`) and the cursor
  * for the turn's next write.
  */
@@ -40,6 +42,8 @@ export async function beginTurn(
     owner: string;
     messageId?: string;
     rewindBefore?: { invocationId: string; reason: RewindReason };
+    /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/last-turn.ts). */
+    lastInvocationId?: string | null;
   },
 ): Promise<{ existing: Task } | { event: AdkEvent; seq: number; cursor?: LogCursor }> {
   const db = await getDb();
@@ -72,6 +76,7 @@ export async function beginTurn(
     }
     const limit = config().limits.concurrentTurns;
     if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
+    if (input.lastInvocationId !== undefined && !input.create) await checkLastTurn(tx, row, ahead, input.lastInvocationId);
     // Edit & resend and Regenerate: the rewind and the new turn commit together, or neither does.
     if (input.rewindBefore) {
       await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);

@@ -1,4 +1,5 @@
 /** Shapes the API returns; shared by the store and the browser. */
+import type { RewindReason } from "@/lib/session/rewind";
 import type { State } from "@/lib/session/types";
 
 export interface SessionSummary {
@@ -37,4 +38,10 @@ export interface VersionInfo {
   timestamp: string;
   turns: number;
   last_user_text: string | null;
+  /** The head's last turn; null when it has none. */
+  last_invocation_id: string | null;
+  /** That turn's place among its versions (docs/semantics.md, "Versions"); null when it has no others. */
+  version: { index: number; count: number } | null;
+  /** Why the head ended (its marker's reason); null for the current head. */
+  reason: RewindReason | null;
 }

@@ -40,7 +40,8 @@ export function rewindArtifactPlan(current: Map<string, number>, atBoundary: Map
 }
 
 /** Why a rewind happened, kept on its marker (`custom_metadata.retrace_reason`) so the UI can say it. */
-export type RewindReason = "rewind" | "undo" | "edit" | "regenerate" | "switch" | "restore";
+export const REWIND_REASONS = ["rewind", "undo", "edit", "regenerate", "switch", "restore"] as const;
+export type RewindReason = (typeof REWIND_REASONS)[number];
 
 export function rewindMarker(
   targetInvocationId: string,

@@ -2,11 +2,14 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
+import type { Dispatch, SetStateAction } from "react";
 import { forkChat, rewindChat, switchChat } from "@/app/(chat)/actions";
 import { invocationIdOf } from "@/lib/a2a/metadata";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
+import { DraftSwap } from "./draft-swap";
 import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
+import { announce } from "./tab-sync";
 import { plural } from "./turn-rows";
 import { unwrapAction } from "./unwrap-action";
 import type { RewindFirst } from "./use-live-turn";
@@ -28,7 +31,9 @@ export function useTurnActions(opts: {
   sessionId: string | null;
   busy: boolean;
   setPending: (pending: boolean) => void;
-  setText: (text: string) => void;
+  setText: Dispatch<SetStateAction<string>>;
+  /** What the composer holds now. */
+  draft: () => string;
   send: (text: string, rewindFirst: RewindFirst) => void;
 }): TurnActions {
   const { sessionId, busy, setPending, setText } = opts;
@@ -48,6 +53,7 @@ export function useTurnActions(opts: {
       return null;
     } finally {
       await reload(sessionId).catch(notifyError);
+      announce(sessionId);
       setPending(false);
     }
   }
@@ -64,11 +70,21 @@ export function useTurnActions(opts: {
     return result && { ...result, count: index >= 0 ? before.length - index : 0 };
   }
 
-  /** The Undo toast after a rewind: rewinding before its marker undoes it (docs/semantics.md, "Rewind"). */
-  const offerUndo = (markerInvocationId: string, words: { title: string; description: string; undone: string }, afterUndo?: () => void) =>
+  /**
+   * The Undo toast after a rewind: rewinding before its marker undoes it (docs/semantics.md, "Rewind"). It
+   * belongs to this chat: leaving the chat takes it away (Chat), so its Undo never changes a chat out of sight.
+   */
+  const offerUndo = (
+    markerInvocationId: string,
+    words: { title: string; description: string; undone: string },
+    afterUndo?: () => void,
+    extra?: React.ReactNode,
+  ) =>
     notifyUndo({
       title: words.title,
       description: words.description,
+      scope: sessionId ?? undefined,
+      extra,
       onUndo: async () => {
         if (await rewindTo(markerInvocationId, "undo")) {
           afterUndo?.();
@@ -81,10 +97,29 @@ export function useTurnActions(opts: {
     async rewind(invocationId, userText) {
       const result = await rewindTo(invocationId, "rewind");
       if (!result) return;
-      setText(userText);
+      // The rewound message goes into the composer, unless it holds a draft: that stays, and the toast offers to swap.
+      let draft = opts.draft();
+      const keepDraft = draft.trim() !== "" && draft.trim() !== userText.trim();
+      if (!keepDraft) {
+        draft = "";
+        setText(userText);
+      }
+      const swap = (useMessage: boolean) => {
+        if (useMessage) draft = opts.draft();
+        setText(useMessage ? userText : draft);
+      };
       const title = `Rewound ${plural(result.count, "turn")}`;
-      const description = "State and files are back to how they were before this message.";
-      offerUndo(result.markerInvocationId, { title, description, undone: "Rewind undone" }, () => setText(""));
+      const description = keepDraft
+        ? "State and files are back to how they were before this message. Your draft is kept."
+        : "State and files are back to how they were before this message.";
+      // Undo gives the composer back what it held before, unless the user has changed it since.
+      const afterUndo = () => setText((text) => (text === userText ? draft : text));
+      offerUndo(
+        result.markerInvocationId,
+        { title, description, undone: "Rewind undone" },
+        afterUndo,
+        keepDraft ? <DraftSwap onSwap={swap} /> : undefined,
+      );
     },
     async restore(markerInvocationId, from) {
       const result = await rewindTo(markerInvocationId, "restore");
@@ -105,6 +140,7 @@ export function useTurnActions(opts: {
         addChat(queryClient, fork);
         void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
         void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
+        announce(sessionId);
         router.push(`/chat/${fork.id}?draft=${encodeURIComponent(userText)}`);
       } catch (error) {
         notifyError(error);
