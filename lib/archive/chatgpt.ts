@@ -105,7 +105,11 @@ interface Variant {
 }
 
 /** Converts one conversation of a ChatGPT export; `agent` authors the replies. */
-export function conversationToChat(input: unknown, agent: string, ids = { invocation: newInvocationId, event: randomUUID }): ConvertedChat {
+export function conversationToChat(
+  input: unknown,
+  agent: string,
+  ids: { invocation: () => string; event: () => string } = { invocation: newInvocationId, event: () => randomUUID() },
+): ConvertedChat {
   const parsed = conversation.safeParse(input);
   if (!parsed.success) throw new ValidationError(`Not a ChatGPT conversation: ${z.prettifyError(parsed.error)}`);
   const { mapping } = parsed.data;

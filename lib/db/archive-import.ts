@@ -75,6 +75,7 @@ export async function importArchiveChat(
     let batch: AdkEvent[] = [];
     const versions = new Map<string, number>();
     const messageIds = new Set<string>();
+    let taskBytes = 0;
     const flush = async () => {
       if (!row || batch.length === 0) return;
       await appendEventsTx(tx, row, batch, { imported: true });
@@ -113,11 +114,13 @@ export async function importArchiveChat(
         if (batch.length >= MAX_EVENTS_PER_APPEND) await flush();
       } else {
         await flush();
-        await insertTask(tx, current, record.value, messageIds);
+        taskBytes += await insertTask(tx, current, record.value, messageIds);
       }
     }
     await flush();
     if (!row || !session) throw new ValidationError("An archive chat has no session");
+    // Tasks are small: charged together, once they are all in.
+    await charge(tx, row, taskBytes);
     const source = session.forked_from_session_id ? (context.sources.get(session.forked_from_session_id) ?? null) : null;
     const done = await tx.one<SessionRow>(sql`
       UPDATE sessions SET name = ${(row as SessionRow).name}, named_by_user = ${session.named_by_user}, created_at = ${millis(session.created_at)},
@@ -151,7 +154,7 @@ async function insertFile(tx: Executor, row: SessionRow, file: ArchiveFile, vers
   await charge(tx, row, fileBytes(file.filename, file.mime_type, data.length));
 }
 
-/** A task under a new id (task ids are unique across chats), on its invocation; a repeated message id is dropped. */
+/** A task under a new id (task ids are unique across chats), on its invocation; a repeated message id is dropped. Resolves with its bytes. */
 async function insertTask(tx: Executor, row: SessionRow, record: ArchiveTask, messageIds: Set<string>) {
   const messageId = record.message_id && !messageIds.has(record.message_id) ? clean(record.message_id, "A message id") : undefined;
   if (messageId) messageIds.add(messageId);
@@ -164,5 +167,5 @@ async function insertTask(tx: Executor, row: SessionRow, record: ArchiveTask, me
     metadata: { ...record.task.metadata, kagent_invocation_id: record.invocation_id },
   };
   await storeTaskTx(tx, row, task, messageId);
-  await charge(tx, row, taskColumns(task, messageId).bytes);
+  return taskColumns(task, messageId).bytes;
 }

@@ -68,7 +68,7 @@ export async function importConversation(
         for (const attachment of op.attachments) {
           const file = await attachments(attachment);
           if (!file) {
-            first.content?.parts?.push({ text: `[Attachment not imported: ${attachment.name}]` });
+            first.content?.parts?.push({ text: `\n\n[Attachment not imported: ${attachment.name}]` });
             continue;
           }
           const filename = safeFilename(clean(attachment.name === attachment.id ? file.name : attachment.name, "A file name"));
