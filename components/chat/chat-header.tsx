@@ -4,7 +4,9 @@ import { GitFork } from "lucide-react";
 import Link from "next/link";
 import { Switch } from "radix-ui";
 import type { SessionRecord } from "@/lib/db/types";
+import { ExportMenu } from "./export-menu";
 import { HistoryPanel } from "./history-panel";
+import { ShareDialog } from "./share-dialog";
 import { StatePanelSheet } from "./state-panel";
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
@@ -25,7 +27,7 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
   );
 }
 
-/** The chat's name, its agent (a choice before the first message), the rewound-turns switch, History and the state sheet. */
+/** The chat's name, its agent (a choice before the first message), the rewound-turns switch, History, Share, Export and the state sheet. */
 export function ChatHeader({
   session,
   sessionId,
@@ -72,6 +74,8 @@ export function ChatHeader({
       )}
       {sessionId && <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />}
       {sessionId && <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />}
+      {sessionId && <ShareDialog sessionId={sessionId} disabled={busy} />}
+      {sessionId && <ExportMenu sessionId={sessionId} />}
       <StatePanelSheet sessionId={sessionId} />
     </header>
   );

@@ -11,6 +11,7 @@ import type { SessionSummary } from "@/lib/db/types";
 import { AccountArea } from "../account/account-area";
 import { ThemeMenu } from "../ui/theme-menu";
 import { ChatRow } from "./chat-row";
+import { ImportChats } from "./import-chats";
 import { useSessionsQuery } from "./queries";
 
 const DAY = 86_400_000;
@@ -110,6 +111,7 @@ export function Sidebar({ initialSessions, account }: { initialSessions: Page<Se
       </Link>
       <ChatList initialSessions={initialSessions} />
       <div className="-mx-1 flex flex-col gap-1 border-t border-zinc-200 px-1 pt-2 dark:border-zinc-800">
+        <ImportChats />
         <AccountArea viewer={account.viewer} options={account.options} />
       </div>
     </div>

@@ -10,8 +10,10 @@ export async function* archiveText(chats: AsyncIterable<AsyncIterable<ChatRecord
   for await (const chat of chats) {
     let section: string | null = null;
     let inSection = 0;
+    let opened = false;
     for await (const record of chat) {
       if (record.kind === "session") {
+        opened = true;
         yield `${chatCount++ ? "," : ""}\n{"session":${JSON.stringify(record.value)}`;
         continue;
       }
@@ -23,7 +25,8 @@ export async function* archiveText(chats: AsyncIterable<AsyncIterable<ChatRecord
       }
       yield `${inSection++ ? "," : ""}\n${JSON.stringify(record.value)}`;
     }
-    yield `${section ? "]" : ""}}`;
+    // A chat with no records (deleted meanwhile) leaves nothing.
+    if (opened) yield `${section ? "]" : ""}}`;
   }
   yield "\n]}\n";
 }

@@ -18,7 +18,7 @@ import { validateFilename } from "./artifacts";
 import { fileBytes } from "./bytes";
 import { getDb } from "./client";
 import type { Executor } from "./database";
-import { appendEventsTx, MAX_EVENTS_PER_APPEND } from "./events";
+import { appendEventsTx } from "./events";
 import type { SessionRow } from "./rows";
 import { summary } from "./rows";
 import { createSessionTx } from "./sessions";
@@ -45,11 +45,14 @@ export async function freshRow(tx: Executor, id: string): Promise<SessionRow> {
 }
 
 /** Bytes written outside an append, charged to the chat and (quota-checked) its owner. */
-async function charge(tx: Executor, row: Pick<SessionRow, "id" | "user_id">, bytes: number) {
+export async function charge(tx: Executor, row: Pick<SessionRow, "id" | "user_id">, bytes: number) {
   if (bytes === 0) return;
   await touchUser(tx, row.user_id, bytes);
   await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
 }
+
+/** Events per append: a batch's statements are built in memory, so an import keeps them small. */
+const EVENTS_PER_APPEND = 250;
 
 const PHASES = { session: 0, file: 1, event: 2, task: 3 } as const;
 
@@ -111,7 +114,7 @@ export async function importArchiveChat(
           clean(value, what);
         }
         batch.push(normalizeEvent(event));
-        if (batch.length >= MAX_EVENTS_PER_APPEND) await flush();
+        if (batch.length >= EVENTS_PER_APPEND) await flush();
       } else {
         await flush();
         taskBytes += await insertTask(tx, current, record.value, messageIds);
