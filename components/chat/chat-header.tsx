@@ -55,7 +55,8 @@ export function ChatHeader({
         {session?.name ?? "New chat"}
       </h1>
       {session ? (
-        <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+        // On a phone the header's room goes to the chat's name.
+        <span className="hidden rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 sm:inline dark:bg-zinc-800 dark:text-zinc-300">
           {session.agent}
         </span>
       ) : (
