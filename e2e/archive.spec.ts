@@ -108,8 +108,10 @@ test.describe("share links", () => {
     await expect(shown.getByTestId("user-message")).toHaveText(["set color to red", "recap"]);
     await expect(viewer.getByText("swordfish")).toHaveCount(0);
     await expect(viewer.getByText("set color to green")).toHaveCount(0);
-    // No tool calls unless the sharer said so.
+    // No tool calls unless the sharer said so: not on screen, nor anywhere in what the page sent.
     await expect(viewer.getByText("update_state")).toHaveCount(0);
+    expect(await viewer.content()).not.toContain("update_state");
+    expect(await viewer.content()).not.toContain("swordfish");
     await expect(viewer.getByText("Sign in to Retrace to continue")).toBeVisible();
     await viewer.screenshot({ path: `${SCREENS}/shared-page.png`, fullPage: true });
 

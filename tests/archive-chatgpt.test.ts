@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { conversationToChat } from "@/lib/archive/chatgpt";
+import { sharedTurns } from "@/lib/archive/shared-turns";
+import type { AdkEvent } from "@/lib/session/types";
 import { branchy, conversation } from "./support/chatgpt";
 
 /** Deterministic ids: invocations i1, i2, … */
@@ -107,5 +109,47 @@ describe("ChatGPT conversations as Retrace operations", () => {
 
   it("refuses what is not a conversation", () => {
     expect(() => conversationToChat({ title: "x" }, "demo")).toThrow(/Not a ChatGPT conversation/);
+  });
+});
+
+describe("a share link's turns", () => {
+  const events: AdkEvent[] = [
+    {
+      id: "1",
+      invocation_id: "a",
+      author: "user",
+      timestamp: 1,
+      content: { parts: [{ text: "set color to red" }] },
+      actions: { state_delta: {} },
+    },
+    {
+      id: "2",
+      invocation_id: "a",
+      author: "demo",
+      timestamp: 1,
+      content: { parts: [{ function_call: { id: "c", name: "update_state", args: { color: "red" } } }] },
+    },
+    {
+      id: "3",
+      invocation_id: "a",
+      author: "demo",
+      timestamp: 1,
+      content: { parts: [{ function_response: { id: "c", name: "update_state", response: { ok: true } } }] },
+      actions: { state_delta: { color: "red" }, artifact_delta: { "notes.txt": 0 } },
+    },
+    {
+      id: "4",
+      invocation_id: "a",
+      author: "demo",
+      timestamp: 1,
+      content: { parts: [{ text: "Done" }, { inline_data: { mime_type: "x/y", data: "AA==" } }] },
+    },
+  ];
+
+  it("carry text only, unless tool calls are shared; never deltas or other parts", () => {
+    expect(sharedTurns(events, false)).toEqual([{ id: "a", user: "set color to red", agent: [{ text: "Done" }] }]);
+    const withTools = sharedTurns(events, true);
+    expect(withTools[0].agent.map((p) => Object.keys(p)[0])).toEqual(["function_call", "function_response", "text"]);
+    expect(JSON.stringify(withTools)).not.toContain("notes.txt");
   });
 });

@@ -3,43 +3,22 @@
 import { FileText, GitFork } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { AdkEvent, Part } from "@/lib/session/types";
+import type { SharedTurn } from "@/lib/archive/shared-turns";
+import type { Part } from "@/lib/session/types";
 import { ToolBlock } from "../chat/agent-parts";
 import { Markdown } from "../chat/markdown";
 import { Button } from "../ui/button";
 import { notifyError } from "../ui/notify";
 import { ThemeMenu } from "../ui/theme-menu";
 
-interface Turn {
-  id: string;
-  user: string | null;
-  agent: Part[];
-}
-
-/** The shared events as turns: the user's text, then what the agent said (and did, when tools are shared). */
-function turnsOf(events: AdkEvent[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const event of events) {
-    let turn = turns.at(-1);
-    if (turn?.id !== event.invocation_id) {
-      turn = { id: event.invocation_id, user: null, agent: [] };
-      turns.push(turn);
-    }
-    const parts = event.content?.parts ?? [];
-    if (event.author === "user") turn.user = parts.map((p) => p.text ?? "").join("");
-    else turn.agent.push(...parts);
-  }
-  return turns.filter((t) => t.user || t.agent.some((p) => p.text?.trim() || p.function_call || p.function_response));
-}
-
-function AgentReply({ parts, includeTools }: { parts: Part[]; includeTools: boolean }) {
+function AgentReply({ parts }: { parts: Part[] }) {
   const responses = new Map(parts.flatMap((p) => (p.function_response?.id ? [[p.function_response.id, p.function_response]] : [])));
   return (
     <div data-testid="agent-message" className="min-w-0 text-[15px] leading-7">
       {parts.map((part, i) => {
         const key = `${i}`;
         if (part.text?.trim()) return <Markdown key={key} text={part.text} />;
-        if (includeTools && part.function_call) {
+        if (part.function_call) {
           const response = part.function_call.id ? responses.get(part.function_call.id)?.response : undefined;
           return <ToolBlock key={key} name={part.function_call.name} args={part.function_call.args} response={response} />;
         }
@@ -77,12 +56,11 @@ export function SharedChat(props: {
   name: string;
   agent: string;
   sharedAt: string;
-  events: AdkEvent[];
-  includeTools: boolean;
+  turns: SharedTurn[];
   files: string[];
   signedIn: boolean;
 }) {
-  const turns = turnsOf(props.events);
+  const { turns } = props;
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex items-center gap-3 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
@@ -111,7 +89,7 @@ export function SharedChat(props: {
                   </div>
                 </div>
               )}
-              {turn.agent.length > 0 && <AgentReply parts={turn.agent} includeTools={props.includeTools} />}
+              {turn.agent.length > 0 && <AgentReply parts={turn.agent} />}
             </li>
           ))}
         </ol>

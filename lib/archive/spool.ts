@@ -12,7 +12,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 
 /** Input bytes of one chat held in memory before the rest goes to disk. */
-const SPOOL_MEMORY_BYTES = 16 * 1024 * 1024;
+const SPOOL_MEMORY_BYTES = 4 * 1024 * 1024;
 
 export class Spool<T> {
   private memory: T[] = [];

@@ -4,6 +4,7 @@ import { cache } from "react";
 import { SharedChat } from "@/components/shared/shared-chat";
 import { currentViewer } from "@/lib/accounts/viewer";
 import { shareToken } from "@/lib/api/schemas";
+import { sharedTurns } from "@/lib/archive/shared-turns";
 import { sharedVersion } from "@/lib/db/shares";
 
 /** Read on every request: a revoked link must be gone at once, on every instance. */
@@ -32,8 +33,7 @@ export default async function SharedPage({ params }: { params: Promise<{ token: 
       name={shared.name}
       agent={shared.agent}
       sharedAt={shared.sharedAt}
-      events={shared.events}
-      includeTools={shared.includeTools}
+      turns={sharedTurns(shared.events, shared.includeTools)}
       files={[...shared.files.keys()].sort()}
       signedIn={viewer.kind !== "guest"}
     />
