@@ -175,6 +175,19 @@ describe("export and import of Retrace archives", () => {
     expect(Number((await db.one<{ n: number }>(sql`SELECT stored_bytes AS n FROM users WHERE id = ${importer}`))?.n ?? 0)).toBe(0);
   });
 
+  it("imports a chat larger than what is kept in memory (the rest waits on disk)", async () => {
+    const f = await fixture();
+    const big = Buffer.alloc(6 * 1024 * 1024, 7);
+    const saved = await f.save("big.bin", big.toString("latin1"));
+    await f.append(event("inv1", { author: "user", text: "hi", artifacts: { "big.bin": saved.version } }));
+    for (let i = 0; i < 300; i++) await f.append(event(`inv${i + 2}`, { author: "user", text: `turn ${i}` }));
+    const exported = await exportAll(f.userId);
+    const importer = await createUser();
+    const [chat] = await importUpload(importer, chunks(exported, 64 * 1024), AGENTS);
+    expect(comparable(await exportAll(importer))).toEqual(comparable(exported));
+    expect((await listArtifacts(importer, chat.id))[0].size).toBe(Buffer.byteLength(big.toString("latin1")));
+  });
+
   it("refuses what is not an archive with a readable message", async () => {
     const importer = await createUser();
     await expect(importUpload(importer, chunks("hello"), AGENTS)).rejects.toThrow(/not a Retrace archive, a ChatGPT/);
