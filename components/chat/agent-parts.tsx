@@ -8,7 +8,7 @@ function pretty(value: unknown) {
 }
 
 /** A function call and its result as one collapsible block. */
-function ToolBlock({ name, args, response }: { name: string; args?: unknown; response?: unknown }) {
+export function ToolBlock({ name, args, response }: { name: string; args?: unknown; response?: unknown }) {
   return (
     <details className="group my-2 rounded-lg border border-zinc-200 text-sm dark:border-zinc-800">
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-2 text-zinc-600 select-none dark:text-zinc-400">

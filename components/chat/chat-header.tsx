@@ -4,7 +4,9 @@ import { GitFork } from "lucide-react";
 import Link from "next/link";
 import { Switch } from "radix-ui";
 import type { SessionRecord } from "@/lib/db/types";
+import { ExportMenu } from "./export-menu";
 import { HistoryPanel } from "./history-panel";
+import { ShareDialog } from "./share-dialog";
 import { StatePanelSheet } from "./state-panel";
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
@@ -29,7 +31,7 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
 
 /**
  * The chat's name, its agent (a choice before the first message), and the chat's controls — the rewound-turns
- * switch, History and the state sheet — each with a visible label: on phones they take a row of their own.
+ * switch, History, Share, Export and the state sheet — each with a visible label: on phones they take a row of their own.
  */
 export function ChatHeader({
   session,
@@ -58,7 +60,8 @@ export function ChatHeader({
         {session?.name ?? "New chat"}
       </h1>
       {session ? (
-        <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+        // On a phone the header's room goes to the chat's name.
+        <span className="hidden rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 sm:inline dark:bg-zinc-800 dark:text-zinc-300">
           {session.agent}
         </span>
       ) : (
@@ -80,6 +83,8 @@ export function ChatHeader({
         <div className="flex w-full items-center justify-end gap-3 min-[600px]:w-auto">
           <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />
           <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />
+          <ShareDialog sessionId={sessionId} disabled={busy} />
+          <ExportMenu sessionId={sessionId} />
           <StatePanelSheet sessionId={sessionId} />
         </div>
       )}

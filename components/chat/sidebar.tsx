@@ -10,6 +10,7 @@ import type { SessionSummary } from "@/lib/db/types";
 import { AccountArea } from "../account/account-area";
 import { ThemeMenu } from "../ui/theme-menu";
 import { ChatRow } from "./chat-row";
+import { ImportChats } from "./import-chats";
 import { useHiddenChats } from "./pending-deletes";
 import { useSessionsQuery } from "./queries";
 import { useShownChatId } from "./use-shown-chat";
@@ -110,6 +111,7 @@ export function Sidebar({ initialSessions, account }: { initialSessions: Page<Se
       </Link>
       <ChatList initialSessions={initialSessions} />
       <div className="-mx-1 flex flex-col gap-1 border-t border-zinc-200 px-1 pt-2 dark:border-zinc-800">
+        <ImportChats />
         <AccountArea viewer={account.viewer} options={account.options} />
       </div>
     </div>

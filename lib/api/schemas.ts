@@ -90,3 +90,12 @@ export const eventsQuery = z.object({ ...pageFields, view: z.enum(["all", "effec
 export const appStateInput = dataRecord(z.string().min(5).max(500), z.json())
   .refine((state) => Object.keys(state).length > 0, { message: "Give at least one app: key" })
   .refine((state) => Object.keys(state).every(isAppKey), { message: "Every key must start with app:" });
+
+export const exportQuery = z.strictObject({ format: z.enum(["json", "markdown"]).default("json") });
+
+export const importQuery = z.strictObject({ agent: z.string().min(1).max(100).optional() });
+
+export const shareInput = z.strictObject({ include_tools: z.boolean().default(false), include_files: z.boolean().default(false) });
+
+/** 256 bits in base64url (lib/db/shares.ts); anything else is no link. */
+export const shareToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Not a share link");

@@ -15,7 +15,7 @@ import { touchUser } from "./users";
 /** Control, bidi-override and path characters would make a name misleading or unsafe to serve. */
 const UNSAFE_IN_FILENAME = /[/\\\p{Cc}\p{Bidi_Control}]/u;
 
-function validateFilename(filename: string) {
+export function validateFilename(filename: string) {
   const bare = filename.startsWith(USER_PREFIX) ? filename.slice(USER_PREFIX.length) : filename;
   if (UNSAFE_IN_FILENAME.test(filename) || filename.length > 255 || bare === "." || bare === ".." || bare.trim() === "") {
     throw new ValidationError(`Invalid artifact filename: ${JSON.stringify(filename)}`);
@@ -44,7 +44,7 @@ async function nextVersion(tx: Executor, scope: string, filename: string): Promi
   return found?.v == null ? 0 : found.v + 1;
 }
 
-async function insertVersion(
+export async function insertVersion(
   tx: Executor,
   row: SessionRow,
   filename: string,

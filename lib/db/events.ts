@@ -4,7 +4,7 @@ import type { Task } from "@/lib/a2a/types";
 import { InvalidReferenceError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
-import { applyDelta, parseState, splitDelta } from "@/lib/session/state";
+import { applyDelta, parseState, splitDelta, USER_PREFIX } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation, tailAfterMarker } from "@/lib/session/versions";
 import { artifactScope } from "./artifacts";
@@ -32,8 +32,9 @@ const namedIn = (input: AdkEvent[]) => [...new Set(input.flatMap((e) => [e.invoc
 export const lookedUp = (input: AdkEvent[]) => namedIn(input).slice(0, MAX_LOOKED_UP);
 
 /** Every file version `delta` refers to exists (one query per batch of files, whatever the delta's size). */
-async function requireArtifactVersions(tx: Executor, row: LogRow, delta: ArtifactDelta) {
-  for (const wanted of inBatches(Object.entries(delta))) {
+async function requireArtifactVersions(tx: Executor, row: LogRow, delta: ArtifactDelta, sessionFilesOnly = false) {
+  const named = Object.entries(delta).filter(([filename]) => !sessionFilesOnly || !filename.startsWith(USER_PREFIX));
+  for (const wanted of inBatches(named)) {
     const rows = typedValues(
       wanted.map(([filename, version]) => [artifactScope(row, filename), filename, version]),
       ["TEXT", "TEXT", "INTEGER"],
@@ -105,13 +106,22 @@ function logWriter(sessionId: string) {
  * invocation placed in the tree, and the session's state, tail, activity and byte count updated.
  * `also` is what the caller writes with them, in the same statements: session columns to set (a turn's
  * lease, or its release), bytes it stored itself (the files a rewind restored), and a new turn's task
- * (inserted with the invocation the batch begins for it, one statement fewer).
+ * (inserted with the invocation the batch begins for it, one statement fewer). `imported` events are a
+ * copied log (an archive, a shared chat): their `user:` deltas stay in them as history but are not applied
+ * (the user's state is the importer's own), and only their session files must exist.
  */
 export async function appendEventsTx(
   tx: Executor,
   row: LogRow,
   input: AdkEvent[],
-  also: { set?: SQL; bytes?: number; task?: { task: Task; messageId?: string }; tail?: InvocationNode; ahead?: Ahead } = {},
+  also: {
+    set?: SQL;
+    bytes?: number;
+    task?: { task: Task; messageId?: string };
+    tail?: InvocationNode;
+    ahead?: Ahead;
+    imported?: boolean;
+  } = {},
 ): Promise<{ events: AdkEvent[]; cursor?: LogCursor }> {
   refuseAppScope(input.flatMap((e) => Object.keys(e.actions?.state_delta ?? {})));
   const state = parseState(row.state);
@@ -153,10 +163,10 @@ export async function appendEventsTx(
     seq += 1;
     const parts = splitDelta(original.actions?.state_delta);
     const artifactDelta: ArtifactDelta = original.actions?.artifact_delta ?? {};
-    await requireArtifactVersions(tx, row, artifactDelta);
+    await requireArtifactVersions(tx, row, artifactDelta, also.imported);
     const event: AdkEvent = { ...original, actions: { ...original.actions, state_delta: { ...parts.session, ...parts.user } } };
     applyDelta(state, parts.session);
-    userBytes += await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
+    if (!also.imported) userBytes += await applyScopedDelta(tx, row.user_id, row.agent, parts.user);
     const target = rewindTarget(event);
     const existing = node(event.invocation_id);
     // Rows a fork shares never change: neither the fork's inherited ones nor the source's shared ones.

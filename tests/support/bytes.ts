@@ -5,8 +5,11 @@
 import { type SQL, sql } from "drizzle-orm";
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
+import { archiveText } from "@/lib/archive/writer";
+import { chatRecords } from "@/lib/db/archive-export";
 import { ROW_BYTES } from "@/lib/db/bytes";
 import type { Database } from "@/lib/db/database";
+import { importUpload } from "@/lib/db/import-upload";
 import {
   appendEvents,
   createSession,
@@ -17,6 +20,7 @@ import {
   saveArtifact,
   switchSession,
 } from "@/lib/db/queries";
+import { createShare } from "@/lib/db/shares";
 import { QuotaExceededError } from "@/lib/errors";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
@@ -33,6 +37,7 @@ export async function storedBytesOf(db: Database, userId: string): Promise<numbe
     sql`SELECT SUM(${len("state")}) AS n FROM state_checkpoints WHERE ${mine}`,
     sql`SELECT SUM(${sum(["key", "value"])}) AS n FROM user_state WHERE user_id = ${userId}`,
     sql`SELECT SUM(${sum(["filename", "mime_type"])} + size) AS n FROM artifacts WHERE user_id = ${userId}`,
+    sql`SELECT SUM(${sum(["id", "token_hash"])}) AS n FROM share_links WHERE ${mine}`,
   ];
   let total = 0;
   for (const part of parts) total += Number((await db.one<{ n: number | null }>(part))?.n ?? 0);
@@ -61,7 +66,8 @@ export async function writeEverywhere(userId: string, { rounds }: { rounds: numb
     try {
       return await write();
     } catch (error) {
-      if (!(error instanceof QuotaExceededError)) throw error;
+      // An import reports the quota it met as its own error, with the same code.
+      if (!(error instanceof QuotaExceededError) && (error as { code?: string }).code !== "quota_exceeded") throw error;
       refused += 1;
       return undefined;
     }
@@ -108,6 +114,19 @@ export async function writeEverywhere(userId: string, { rounds }: { rounds: numb
       await turn?.done;
     }
     if (started) await attempt(() => rewindForMessage(userId, id, first, "rewind", crypto.randomUUID()));
+    // A share link, and the chat exported and imported back (every row it writes is charged).
+    await attempt(() => createShare(userId, id, { includeTools: true, includeFiles: true }));
+    let archive = "";
+    for await (const piece of archiveText(
+      (async function* () {
+        yield chatRecords(userId, id);
+      })(),
+    ))
+      archive += piece;
+    const upload = (async function* () {
+      yield Buffer.from(archive);
+    })();
+    await attempt(() => importUpload(userId, upload, { agent: "demo", agents: ["demo"] }));
     // The chat goes; its `user:` state stays with the user.
     if (round % 2 === 0) await deleteSession(userId, id);
   }

@@ -152,4 +152,21 @@ export const artifacts = pgTable(
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
 );
 
+/** lib/db/schema/sqlite.ts says what each column means. */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    upToSeq: integer("up_to_seq").notNull(),
+    includeTools: boolean("include_tools").notNull().default(false),
+    includeFiles: boolean("include_files").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("share_links_token").on(t.tokenHash), index("share_links_session").on(t.sessionId)],
+);
+
 export * from "./accounts-postgres";

@@ -179,4 +179,26 @@ export const artifacts = sqliteTable(
   (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
 );
 
+/**
+ * A read-only link to one version of a chat (docs/api.md, "Share links"): the token is only ever stored
+ * hashed; the view is the chat's log up to `up_to_seq` as it was when shared. Revoking deletes the row.
+ */
+export const shareLinks = sqliteTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    /** SHA-256 of the token, hex: a leaked table gives no working link. */
+    tokenHash: text("token_hash").notNull(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    /** The chat's last seq when shared: the log is append-only, so its effective history up to here is that version. */
+    upToSeq: integer("up_to_seq").notNull(),
+    includeTools: integer("include_tools", { mode: "boolean" }).notNull().default(false),
+    includeFiles: integer("include_files", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("share_links_token").on(t.tokenHash), index("share_links_session").on(t.sessionId)],
+);
+
 export * from "./accounts-sqlite";

@@ -1,0 +1,45 @@
+"use client";
+
+import { Download, FileJson, FileText } from "lucide-react";
+import { Button } from "../ui/button";
+import { Menu, MenuItem } from "../ui/menu";
+
+/** Starts a download of `url` (the server names the file), without leaving the page. */
+export function download(url: string) {
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = "";
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/** "Export": the chat's whole log as a Retrace archive, or its current view as Markdown. */
+export function ExportMenu({ sessionId }: { sessionId: string }) {
+  const url = `/api/sessions/${sessionId}/export`;
+  return (
+    <Menu
+      trigger={
+        <Button aria-label="Export" className="p-2 touch:size-11 sm:px-2.5">
+          <Download className="size-4" aria-hidden />
+          <span className="hidden text-xs sm:inline">Export</span>
+        </Button>
+      }
+    >
+      <MenuItem
+        icon={<FileJson className="size-4" />}
+        description="Every version, state and file; import it again"
+        onSelect={() => download(url)}
+      >
+        Archive (JSON)
+      </MenuItem>
+      <MenuItem
+        icon={<FileText className="size-4" />}
+        description="The conversation as it is shown now"
+        onSelect={() => download(`${url}?format=markdown`)}
+      >
+        Markdown
+      </MenuItem>
+    </Menu>
+  );
+}

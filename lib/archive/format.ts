@@ -1,0 +1,70 @@
+/**
+ * Retrace's JSON archive (docs/api.md, "Export and import"): one chat or many, each its whole raw log —
+ * events in seq order (rewind markers included, so every version comes back), tasks, every version of
+ * every session file, initial and current state, and its lineage. Within a chat the writer puts the
+ * session first, then files, events and tasks, so a reader can write them in that order as they stream.
+ */
+import { z } from "zod";
+
+export const ARCHIVE_FORMAT = "retrace.archive";
+export const ARCHIVE_VERSION = 1;
+
+const json = z.json();
+const state = z.record(z.string(), json);
+
+export const archiveSession = z.looseObject({
+  id: z.string().min(1).max(200),
+  agent: z.string().min(1).max(100),
+  name: z.string().max(200),
+  named_by_user: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  initial_state: state,
+  /** Informational: import replays the log, which is the authority, and the round-trip test compares the two. */
+  state: state,
+  last_seq: z.int().nonnegative(),
+  forked_from_session_id: z.string().nullable(),
+  forked_before_invocation_id: z.string().nullable(),
+});
+export type ArchiveSession = z.infer<typeof archiveSession>;
+
+export const archiveFile = z.strictObject({
+  filename: z.string().min(1).max(300),
+  version: z.int().nonnegative(),
+  mime_type: z.string().max(200),
+  tombstone: z.boolean(),
+  restored_from: z.int().nonnegative().nullable(),
+  created_at: z.string(),
+  /** Hex SHA-256 of the bytes, checked on import. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  data_base64: z.string(),
+});
+export type ArchiveFile = z.infer<typeof archiveFile>;
+
+/** An ADK event as the log shows it, with its seq. */
+export const archiveEvent = z.looseObject({
+  seq: z.int().positive(),
+  id: z.string().min(1).max(200),
+  invocation_id: z.string().min(1).max(200),
+  author: z.string().min(1).max(200),
+  timestamp: z.number(),
+});
+export type ArchiveEvent = z.infer<typeof archiveEvent>;
+
+/** The A2A task stored on an invocation: its status, metadata and artifacts (its history is that invocation's events). */
+export const archiveTask = z.strictObject({
+  invocation_id: z.string().min(1).max(200),
+  task_id: z.string().min(1).max(300),
+  message_id: z.string().max(300).nullable(),
+  task: z.looseObject({ status: z.looseObject({ state: z.string() }), metadata: z.record(z.string(), json).optional() }),
+});
+export type ArchiveTask = z.infer<typeof archiveTask>;
+
+/** One record of a chat, as it streams out of (or into) an archive. */
+export type ChatRecord =
+  | { kind: "session"; value: ArchiveSession }
+  | { kind: "file"; value: ArchiveFile }
+  | { kind: "event"; value: ArchiveEvent }
+  | { kind: "task"; value: ArchiveTask };
+
+export const SECTIONS = { files: "file", events: "event", tasks: "task" } as const;

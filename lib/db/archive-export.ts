@@ -1,0 +1,130 @@
+/**
+ * Reading chats out for an archive (lib/archive/format.ts). A chat's header is read in one snapshot that
+ * pins its log (pieces and last seq); its events, tasks and file bytes then follow a page at a time, each
+ * page its own short read: the log below the pinned seq never changes, and no transaction stays open
+ * while a slow client downloads (on SQLite one would hold the only connection).
+ */
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { ArchiveEvent, ArchiveFile, ArchiveSession, ArchiveTask, ChatRecord } from "@/lib/archive/format";
+import { parseState } from "@/lib/session/state";
+import { getDb } from "./client";
+import { toEvent } from "./history";
+import { eventIdIn, inPiece, inPieces, type Log, logOf, piecesIn, taskIdIn } from "./log";
+import { parseJson, type SessionRow } from "./rows";
+import { liveOf, requireSession } from "./sessions";
+
+/** Events (and tasks) per read. */
+const PAGE = 1000;
+
+const iso = (ms: number) => new Date(Number(ms)).toISOString();
+
+interface FileRow {
+  filename: string;
+  version: number;
+  mime_type: string;
+  tombstone: boolean | number;
+  restored_from: number | null;
+  created_at: number;
+}
+
+/** The user's live chats in an order that puts every source before its forks (an import maps lineage as it goes). */
+export async function exportOrder(userId: string): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db.all<{ id: string; forked_from_session_id: string | null }>(sql`
+    SELECT id, forked_from_session_id FROM sessions WHERE ${liveOf(userId)} ORDER BY created_at, id`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const order: string[] = [];
+  const placed = new Set<string>();
+  for (const row of rows) {
+    // Sources up the chain first (iteratively: a chain of forks may be thousands deep).
+    const chain: string[] = [];
+    for (let at: typeof row | undefined = row; at && !placed.has(at.id); at = byId.get(at.forked_from_session_id ?? "")) {
+      chain.push(at.id);
+      placed.add(at.id);
+    }
+    order.push(...chain.reverse());
+  }
+  return order;
+}
+
+function sessionOf(row: SessionRow, state: string): ArchiveSession {
+  return {
+    id: row.id,
+    agent: row.agent,
+    name: row.name,
+    named_by_user: Boolean(row.named_by_user),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    initial_state: parseState(row.initial_state),
+    state: parseState(state),
+    last_seq: Number(row.last_seq),
+    forked_from_session_id: row.forked_from_session_id,
+    forked_before_invocation_id: row.forked_before_invocation_id,
+  };
+}
+
+/** Every record of the user's chat, in archive order; 404 when it is not theirs. */
+export async function* chatRecords(userId: string, sessionId: string): AsyncGenerator<ChatRecord> {
+  const db = await getDb();
+  const { row, files } = await db.read(async (tx) => {
+    const row = await requireSession(tx, userId, sessionId);
+    const files = await tx.all<FileRow>(sql`
+      SELECT filename, version, mime_type, tombstone, restored_from, created_at FROM artifacts
+      WHERE scope = ${row.id} ORDER BY filename, version`);
+    return { row, files };
+  });
+  const log = logOf(row);
+  yield { kind: "session", value: sessionOf(row, row.state) };
+  for (const file of files) yield { kind: "file", value: await fileRecord(row.id, file) };
+  for (let from = 1; from <= row.last_seq; from += PAGE) {
+    for (const event of await eventPage(log, from, Math.min(from + PAGE - 1, row.last_seq))) yield { kind: "event", value: event };
+  }
+  for (let from = 1; from <= row.last_seq; from += PAGE) {
+    for (const task of await taskPage(log, from, Math.min(from + PAGE - 1, row.last_seq))) yield { kind: "task", value: task };
+  }
+}
+
+async function fileRecord(sessionId: string, file: FileRow): Promise<ArchiveFile> {
+  const db = await getDb();
+  const found = await db.one<{ data: Buffer }>(sql`
+    SELECT data FROM artifacts WHERE scope = ${sessionId} AND filename = ${file.filename} AND version = ${file.version}`);
+  const data = Buffer.from(found?.data ?? Buffer.alloc(0));
+  return {
+    filename: file.filename,
+    version: Number(file.version),
+    mime_type: file.mime_type,
+    tombstone: Boolean(file.tombstone),
+    restored_from: file.restored_from === null ? null : Number(file.restored_from),
+    created_at: iso(file.created_at),
+    sha256: createHash("sha256").update(data).digest("hex"),
+    data_base64: data.toString("base64"),
+  };
+}
+
+async function eventPage(log: Log, from: number, to: number): Promise<ArchiveEvent[]> {
+  const db = await getDb();
+  const rows = await db.all<{ session_id: string; seq: number; id: string; data: string }>(sql`
+    SELECT session_id, seq, id, data FROM events WHERE ${inPieces(piecesIn(log, [from, to]))} ORDER BY seq`);
+  return rows.map((r) => ({ seq: Number(r.seq), ...toEvent({ id: eventIdIn(log, r.session_id, r.id), data: r.data }) }));
+}
+
+async function taskPage(log: Log, from: number, to: number): Promise<ArchiveTask[]> {
+  const db = await getDb();
+  const tasks: ArchiveTask[] = [];
+  for (const piece of piecesIn(log, [from, to])) {
+    const rows = await db.all<{ invocation_id: string; task_id: string; message_id: string | null; task: string }>(sql`
+      SELECT invocation_id, task_id, message_id, task FROM invocations
+      WHERE ${inPiece(piece, "first_seq")} AND task IS NOT NULL ORDER BY first_seq`);
+    for (const r of rows) {
+      tasks.push({
+        invocation_id: r.invocation_id,
+        task_id: taskIdIn(log, piece.session, r.task_id),
+        // As in a fork (docs/semantics.md): a retried send matches only the chat's own turns.
+        message_id: piece.session === log.id ? r.message_id : null,
+        task: parseJson<ArchiveTask["task"]>(r.task),
+      });
+    }
+  }
+  return tasks;
+}

@@ -1,0 +1,117 @@
+/**
+ * "Continue from here" on a share link: a new chat of the viewer's, holding the shared version — its turns,
+ * its state, and its files when the link shares them — in one transaction. It crosses users, so it copies
+ * (a fork of one's own chat shares rows, lib/db/log.ts; another user's rows are never shared): only the
+ * version's own turns, never the rewound ones or other branches, and tool calls only when the link shows them.
+ * The copy is charged to the viewer's quota and has no lineage (the source is not theirs to see).
+ */
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Task } from "@/lib/a2a/types";
+import { NotFoundError } from "@/lib/errors";
+import { scopeOf, USER_PREFIX } from "@/lib/session/state";
+import type { AdkEvent, ArtifactDelta, Part, State } from "@/lib/session/types";
+import { charge, freshRow } from "./archive-import";
+import { insertVersion } from "./artifacts";
+import { getDb } from "./client";
+import type { Executor } from "./database";
+import { appendEventsTx } from "./events";
+import { inPieces, logOf, piecesIn } from "./log";
+import { parseJson, type SessionRow, summary } from "./rows";
+import { createSessionTx } from "./sessions";
+import { readShared, type SharedVersion } from "./shares";
+import { storeTaskTx, taskColumns } from "./tasks";
+import type { SessionSummary } from "./types";
+
+const isTool = (part: Part) => Boolean(part.function_call || part.function_response);
+
+/** The version's events as the viewer gets them: new ids, tool parts only when shared, file references renumbered. */
+function copiedEvents(shared: SharedVersion, renumber: (filename: string, version: number) => number | null): AdkEvent[] {
+  return shared.events.flatMap((event) => {
+    const parts = (event.content?.parts ?? []).filter((p) => shared.includeTools || !isTool(p));
+    const files: ArtifactDelta = {};
+    for (const [filename, version] of Object.entries(event.actions?.artifact_delta ?? {})) {
+      const copied = renumber(filename, version);
+      if (copied !== null) files[filename] = copied;
+    }
+    const hasState = Object.keys(event.actions?.state_delta ?? {}).length > 0;
+    // A tool event left without its parts still carries the state it set; one with neither is left out.
+    if (parts.length === 0 && !hasState && Object.keys(files).length === 0 && (event.content?.parts?.length ?? 0) > 0) return [];
+    return [
+      {
+        ...event,
+        id: randomUUID(),
+        content: event.content ? { ...event.content, parts } : event.content,
+        actions: { ...event.actions, artifact_delta: files },
+      },
+    ];
+  });
+}
+
+export async function continueShared(token: string, viewerId: string): Promise<SessionSummary> {
+  const db = await getDb();
+  return db.write(async (tx) => {
+    const shared = await readShared(tx, token);
+    if (!shared) throw new NotFoundError("This link does not exist or was revoked");
+    const source = shared.source;
+    const initial = parseJson<State>(source.initial_state);
+    let row: SessionRow = await createSessionTx(tx, viewerId, {
+      agent: source.agent,
+      name: shared.name,
+      state: Object.fromEntries(Object.entries(initial).filter(([key]) => scopeOf(key) === "session")),
+    });
+    // Each file version the version's events name, copied in the order first named, numbered from 0.
+    const versions = new Map<string, number>();
+    const wanted: [string, number][] = [];
+    if (shared.includeFiles) {
+      for (const event of shared.events) {
+        for (const [filename, version] of Object.entries(event.actions?.artifact_delta ?? {})) {
+          const key = `${version}/${filename}`;
+          if (!filename.startsWith(USER_PREFIX) && !versions.has(key)) {
+            versions.set(key, -1);
+            wanted.push([filename, version]);
+          }
+        }
+      }
+    }
+    for (const [filename, version] of wanted) {
+      const file = await tx.one<{ mime_type: string; data: Buffer; tombstone: boolean | number }>(sql`
+        SELECT mime_type, data, tombstone FROM artifacts WHERE scope = ${source.id} AND filename = ${filename} AND version = ${version}`);
+      if (!file) continue;
+      const data = Buffer.from(file.data);
+      const copy = { mime_type: file.mime_type, size: data.length, data, tombstone: Boolean(file.tombstone), restored_from: null };
+      versions.set(`${version}/${filename}`, await insertVersion(tx, row, filename, copy));
+    }
+    const events = copiedEvents(shared, (filename, version) => {
+      const copied = versions.get(`${version}/${filename}`);
+      return copied === undefined || copied < 0 ? null : copied;
+    });
+    if (events.length) await appendEventsTx(tx, row, events, { imported: true });
+    row = await freshRow(tx, row.id);
+    await copyTasks(tx, row, shared, new Set(events.map((e) => e.invocation_id)));
+    return summary(await freshRow(tx, row.id));
+  });
+}
+
+/** The tasks of the copied turns, under new ids. */
+async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVersion, invocations: Set<string>) {
+  const log = logOf(shared.source);
+  const stored = await tx.all<{ invocation_id: string; task: string }>(sql`
+    SELECT invocation_id, task FROM invocations
+    WHERE ${inPieces(piecesIn(log, [1, shared.upToSeq]), "first_seq")} AND task IS NOT NULL AND NOT is_marker`);
+  let bytes = 0;
+  for (const { invocation_id, task } of stored) {
+    if (!invocations.has(invocation_id)) continue;
+    const { status, metadata } = parseJson<Pick<Task, "status" | "metadata">>(task);
+    const copy: Task = {
+      kind: "task",
+      id: randomUUID(),
+      contextId: row.id,
+      status: { state: status.state, timestamp: status.timestamp },
+      metadata: { ...metadata, kagent_invocation_id: invocation_id },
+    };
+    await storeTaskTx(tx, row, copy);
+    bytes += taskColumns(copy).bytes;
+  }
+  await charge(tx, row, bytes);
+}

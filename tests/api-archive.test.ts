@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import * as exportAll from "@/app/api/export/route";
+import * as imports from "@/app/api/imports/route";
+import * as exportChat from "@/app/api/sessions/[id]/export/route";
+import * as revoke from "@/app/api/sessions/[id]/shares/[shareId]/route";
+import * as shares from "@/app/api/sessions/[id]/shares/route";
+import * as continueShared from "@/app/api/shared/[token]/fork/route";
+import * as sharedFile from "@/app/s/[token]/files/[filename]/route";
+import { sharedVersion } from "@/lib/db/shares";
+import { Browser, newCredentials } from "./support/accounts";
+import { call, guestWithChat, newGuest, routes, snapshot } from "./support/api";
+
+async function createShare(token: string, sessionId: string, body: unknown = {}) {
+  const created = await call(shares.POST, { method: "POST", token, params: { id: sessionId }, body });
+  expect(created.status).toBe(201);
+  return created.json.data as { id: string; token: string; url: string; include_tools: boolean; include_files: boolean };
+}
+
+describe("export and import routes", () => {
+  it("export a chat as an archive or Markdown, all chats at once, and import them back", async () => {
+    const owner = await guestWithChat();
+    const one = await call(exportChat.GET, { token: owner.token, params: { id: owner.sessionId } });
+    expect(one.status).toBe(200);
+    expect(one.headers.get("content-disposition")).toMatch(/^attachment; filename="set-color-to-red\.retrace\.json"/);
+    expect(one.json.chats).toHaveLength(1);
+    const markdown = await call(exportChat.GET, { token: owner.token, path: "/api/x?format=markdown", params: { id: owner.sessionId } });
+    expect(markdown.headers.get("content-type")).toContain("text/markdown");
+    expect(markdown.text).toContain("### You\n\nsave file notes.txt with content hi");
+    const all = await call(exportAll.GET, { token: owner.token });
+    expect(all.json.chats.map((c: { session: { id: string } }) => c.session.id)).toEqual([owner.sessionId]);
+
+    const importer = await newGuest();
+    const imported = await call(imports.POST, { method: "POST", token: importer.token, raw: all.text });
+    expect(imported.status).toBe(201);
+    expect(imported.json.data.chats.map((c: { name: string }) => c.name)).toEqual(["set color to red"]);
+    const listed = await call(routes.sessions.GET, { token: importer.token });
+    expect(listed.json.data).toHaveLength(1);
+    // Streamed: progress lines, then the answer.
+    const streamed = await call(imports.POST, {
+      method: "POST",
+      token: importer.token,
+      raw: all.text,
+      headers: { accept: "application/x-ndjson" },
+    });
+    const lines = streamed.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.at(-1).data.chats).toHaveLength(1);
+  });
+
+  it("validates, authenticates and checks ownership before anything", async () => {
+    const owner = await guestWithChat();
+    const stranger = await newGuest();
+    expect((await call(exportChat.GET, { token: stranger.token, params: { id: owner.sessionId } })).status).toBe(404);
+    expect((await call(exportChat.GET, { params: { id: owner.sessionId } })).status).toBe(401);
+    expect((await call(exportChat.GET, { token: owner.token, path: "/api/x?format=pdf", params: { id: owner.sessionId } })).status).toBe(
+      400,
+    );
+    const before = await snapshot();
+    const form = await call(imports.POST, { method: "POST", token: stranger.token, raw: "[]", headers: { "content-type": "text/plain" } });
+    expect(form.status).toBe(415);
+    const junk = await call(imports.POST, { method: "POST", token: stranger.token, raw: "{nope" });
+    expect(junk.status).toBe(400);
+    expect(junk.json.code).toBe("invalid_request");
+    expect((await call(imports.POST, { method: "POST", token: stranger.token, path: "/api/x?agent=nobody", raw: "[]" })).status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("share link routes", () => {
+  it("create, list (tokens never again), view, revoke; another user's chat is a 404", async () => {
+    const owner = await guestWithChat();
+    const stranger = await newGuest();
+    const created = await createShare(owner.token, owner.sessionId, { include_files: true });
+    expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(created.url).toBe(`http://localhost/s/${created.token}`);
+    const listed = await call(shares.GET, { token: owner.token, params: { id: owner.sessionId } });
+    expect(listed.json.data).toEqual([expect.objectContaining({ id: created.id, include_files: true, include_tools: false })]);
+    expect(JSON.stringify(listed.json)).not.toContain(created.token);
+    expect(JSON.stringify(await snapshot())).not.toContain(created.token);
+
+    const shared = await sharedVersion(created.token);
+    expect(shared?.events.filter((e) => e.author === "user").map((e) => e.content?.parts?.[0].text)).toEqual([
+      "set color to red",
+      "save file notes.txt with content hi",
+      "set color to blue",
+    ]);
+    const file = await call(sharedFile.GET, { params: { token: created.token, filename: "notes.txt" } });
+    expect([file.status, file.text, file.headers.get("content-security-policy")]).toEqual([200, "hi", "sandbox"]);
+
+    for (const [route, method] of [
+      [shares.GET, "GET"],
+      [shares.POST, "POST"],
+    ] as const) {
+      expect(
+        (await call(route, { method, token: stranger.token, params: { id: owner.sessionId }, body: method === "POST" ? {} : undefined }))
+          .status,
+      ).toBe(404);
+    }
+    const params = { id: owner.sessionId, shareId: created.id };
+    expect((await call(revoke.DELETE, { method: "DELETE", token: stranger.token, params })).status).toBe(404);
+    expect((await call(revoke.DELETE, { method: "DELETE", token: owner.token, params })).status).toBe(200);
+    expect(await sharedVersion(created.token)).toBeNull();
+    expect((await call(sharedFile.GET, { params: { token: created.token, filename: "notes.txt" } })).status).toBe(404);
+    expect((await call(revoke.DELETE, { method: "DELETE", token: owner.token, params })).status).toBe(404);
+  });
+
+  it("files only when shared; continue from here only for a signed-in reader, as a copy charged to them", async () => {
+    const owner = await guestWithChat();
+    const link = await createShare(owner.token, owner.sessionId);
+    expect((await call(sharedFile.GET, { params: { token: link.token, filename: "notes.txt" } })).status).toBe(404);
+    const guest = await newGuest();
+    const refused = await call(continueShared.POST, { method: "POST", token: guest.token, params: { token: link.token } });
+    expect([refused.status, refused.json.code]).toEqual([403, "sign_in_required"]);
+    expect((await call(continueShared.POST, { method: "POST", token: guest.token, params: { token: "nope" } })).status).toBe(404);
+
+    const reader = new Browser();
+    expect((await reader.auth("/sign-up/email", newCredentials("Grace Hopper"))).status).toBe(200);
+    const copied = await reader.api(continueShared.POST, { method: "POST", params: { token: link.token } });
+    expect(copied.status).toBe(201);
+    const session = await reader.api(routes.session.GET, { params: { id: copied.json.data.id } });
+    expect(session.json.data.session).toMatchObject({ name: "set color to red", forked_from_session_id: null, state: { color: "blue" } });
+    // Tool calls were not shared: the copy has the turns' text and state, no tool parts, and no files.
+    expect(JSON.stringify(session.json.data.events)).not.toContain("function_call");
+    expect((await reader.api(routes.artifacts.GET, { params: { id: copied.json.data.id } })).json.data).toEqual([]);
+    const tasks = await reader.api(routes.tasks.GET, { params: { id: copied.json.data.id } });
+    expect(tasks.json.data).toHaveLength(3);
+  });
+});

@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { conversationToChat } from "@/lib/archive/chatgpt";
+import { sharedTurns } from "@/lib/archive/shared-turns";
+import type { AdkEvent } from "@/lib/session/types";
+import { branchy, conversation } from "./support/chatgpt";
+
+/** Deterministic ids: invocations i1, i2, … */
+function ids() {
+  let i = 0;
+  let e = 0;
+  return { invocation: () => `i${++i}`, event: () => `ev${++e}` };
+}
+
+/** Each op in short: a turn as its user text → what the agent did; a rewind as ↶ its target. */
+function summary(input: unknown) {
+  return conversationToChat(input, "demo", ids()).ops.map((op) =>
+    op.kind === "rewind"
+      ? `↶ ${op.before} (${op.reason})`
+      : `${op.invocationId}: ${op.events
+          .map((e) => {
+            const part = e.content?.parts?.[0];
+            return part?.function_call ? `call ${part.function_call.name}` : part?.function_response ? "result" : part?.text;
+          })
+          .join(" → ")}`,
+  );
+}
+
+describe("ChatGPT conversations as Retrace operations", () => {
+  it("keeps every branch, each alternative a sibling reached by a rewind, the shown branch last", () => {
+    expect(summary(branchy())).toEqual([
+      "i1: What is 2+2? → 4",
+      "i4: And 3+3? → 6",
+      "↶ i1 (edit)",
+      "i3: What is 2+3? → call python → result → It is 5.",
+      "↶ i3 (edit)",
+      "i2: What is 2+2? → Four.",
+      "i5: Thanks! → You're welcome.",
+    ]);
+  });
+
+  it("carries names, times, tool calls and attachments as the export has them", () => {
+    const chat = conversationToChat(branchy(), "demo", ids());
+    expect(chat.name).toBe("Arithmetic");
+    expect(chat.createdAt).toBe(1_735_000_000);
+    const edited = chat.ops.find((op) => op.kind === "turn" && op.invocationId === "i3");
+    if (edited?.kind !== "turn") throw new Error("no edited turn");
+    expect(edited.attachments).toEqual([{ id: "file-AbC123", name: "sum.png", mimeType: "image/png" }]);
+    expect(edited.events.map((e) => [e.author, e.content?.role, e.turn_complete ?? null])).toEqual([
+      ["user", "user", null],
+      ["demo", "model", null],
+      ["demo", "user", null],
+      ["demo", "model", true],
+    ]);
+    expect(edited.events[1].content?.parts?.[0].function_call).toEqual({ id: "c1", name: "python", args: { input: "print(2+3)" } });
+    expect(edited.events[2].content?.parts?.[0].function_response).toEqual({ id: "t1", name: "python", response: { output: "5" } });
+    expect(edited.events[0].custom_metadata).toEqual({ chatgpt_message_id: "u1e" });
+    expect(edited.events[0].timestamp).toBe(1_735_000_090);
+  });
+
+  it("calls two answers to one question a regeneration, and orders by the export when no branch is marked", () => {
+    const regenerated = conversation(
+      "Poem",
+      [
+        { id: "u", parent: null, role: "user", text: "A haiku" },
+        { id: "a", parent: "u", role: "assistant", text: "First" },
+        { id: "b", parent: "u", role: "assistant", text: "Second" },
+        { id: "c", parent: "u", role: "assistant", text: "Third" },
+      ],
+      "b",
+    );
+    expect(summary(regenerated)).toEqual([
+      "i1: A haiku → First",
+      "↶ i1 (regenerate)",
+      "i3: A haiku → Third",
+      "↶ i3 (regenerate)",
+      "i2: A haiku → Second",
+    ]);
+    expect(summary({ ...regenerated, current_node: "gone" })).toEqual([
+      "i1: A haiku → First",
+      "↶ i1 (regenerate)",
+      "i2: A haiku → Second",
+      "↶ i2 (regenerate)",
+      "i3: A haiku → Third",
+    ]);
+  });
+
+  it("leaves out what ChatGPT hides: the system prompt, custom instructions and reasoning", () => {
+    const hidden = conversation(
+      "Hidden",
+      [
+        { id: "root", parent: null },
+        { id: "sys", parent: "root", role: "system", text: "You are ChatGPT", hidden: true },
+        { id: "ctx", parent: "sys", role: "user", text: "about me", contentType: "user_editable_context" },
+        { id: "u", parent: "ctx", role: "user", text: "Hello" },
+        { id: "th", parent: "u", role: "assistant", text: "thinking", contentType: "thoughts" },
+        { id: "a", parent: "th", role: "assistant", text: "Hi!" },
+      ],
+      "a",
+    );
+    expect(summary(hidden)).toEqual(["i1: Hello → Hi!"]);
+  });
+
+  it("walks a long conversation without recursion", () => {
+    type Node = { id: string; parent: string | null; role: "user" | "assistant"; text: string };
+    const specs: Node[] = [{ id: "n0", parent: null, role: "user", text: "q0" }];
+    for (let i = 1; i < 20_000; i++) specs.push({ id: `n${i}`, parent: `n${i - 1}`, role: i % 2 ? "assistant" : "user", text: `m${i}` });
+    expect(summary(conversation("Long", specs, "n19999"))).toHaveLength(10_000);
+  });
+
+  it("refuses what is not a conversation", () => {
+    expect(() => conversationToChat({ title: "x" }, "demo")).toThrow(/Not a ChatGPT conversation/);
+  });
+});
+
+describe("a share link's turns", () => {
+  const events: AdkEvent[] = [
+    {
+      id: "1",
+      invocation_id: "a",
+      author: "user",
+      timestamp: 1,
+      content: { parts: [{ text: "set color to red" }] },
+      actions: { state_delta: {} },
+    },
+    {
+      id: "2",
+      invocation_id: "a",
+      author: "demo",
+      timestamp: 1,
+      content: { parts: [{ function_call: { id: "c", name: "update_state", args: { color: "red" } } }] },
+    },
+    {
+      id: "3",
+      invocation_id: "a",
+      author: "demo",
+      timestamp: 1,
+      content: { parts: [{ function_response: { id: "c", name: "update_state", response: { ok: true } } }] },
+      actions: { state_delta: { color: "red" }, artifact_delta: { "notes.txt": 0 } },
+    },
+    {
+      id: "4",
+      invocation_id: "a",
+      author: "demo",
+      timestamp: 1,
+      content: { parts: [{ text: "Done" }, { inline_data: { mime_type: "x/y", data: "AA==" } }] },
+    },
+  ];
+
+  it("carry text only, unless tool calls are shared; never deltas or other parts", () => {
+    expect(sharedTurns(events, false)).toEqual([{ id: "a", user: "set color to red", agent: [{ text: "Done" }] }]);
+    const withTools = sharedTurns(events, true);
+    expect(withTools[0].agent.map((p) => Object.keys(p)[0])).toEqual(["function_call", "function_response", "text"]);
+    expect(JSON.stringify(withTools)).not.toContain("notes.txt");
+  });
+});

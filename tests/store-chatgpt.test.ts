@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { importUpload } from "@/lib/db/import-upload";
+import { checkInvariants } from "@/lib/db/invariants";
+import { createUser, listArtifacts, listTasks, listVersions, loadArtifact, switchSession } from "@/lib/db/queries";
+import { branchy, conversation, zip } from "./support/chatgpt";
+
+const OPTIONS = { agent: "demo", agents: ["demo"] };
+
+async function* upload(data: string | Buffer) {
+  const bytes = Buffer.from(data);
+  for (let i = 0; i < bytes.length; i += 500) yield bytes.subarray(i, i + 500);
+}
+
+const userTexts = async (userId: string, sessionId: string) =>
+  (await listTasks(userId, sessionId)).items.map((t) => t.history?.find((m) => m.role === "user")?.parts[0]);
+
+describe("importing a ChatGPT export", () => {
+  it("keeps every branch as a version, the branch ChatGPT showed as the head", async () => {
+    const userId = await createUser();
+    const small = conversation("Small", [{ id: "u", parent: null, role: "user", text: "Hi" }], "u");
+    const [chat, second] = await importUpload(userId, upload(JSON.stringify([branchy(), small])), OPTIONS);
+    expect([chat.name, second.name]).toEqual(["Arithmetic", "Small"]);
+    expect(chat.created_at).toBe(new Date(1_735_000_000_000).toISOString());
+    const tasks = (await listTasks(userId, chat.id)).items;
+    expect(tasks.map((t) => t.history?.map((m) => (m.parts[0] as { text?: string }).text))).toEqual([
+      ["What is 2+2?", "Four."],
+      ["Thanks!", "You're welcome."],
+    ]);
+    const siblings = tasks[0].metadata?.retrace_siblings as { index: number; invocation_ids: string[] };
+    expect(siblings.index).toBe(3);
+    expect(siblings.invocation_ids).toHaveLength(3);
+    // Every branch is a version to restore: the current head and the one each rewind ended.
+    expect((await listVersions(userId, chat.id)).map((v) => v.last_user_text?.split("\n")[0])).toEqual([
+      "Thanks!",
+      "What is 2+3?",
+      "And 3+3?",
+    ]);
+    await switchSession(userId, chat.id, siblings.invocation_ids[0]);
+    expect((await userTexts(userId, chat.id)).map((p) => (p as { text: string }).text)).toEqual(["What is 2+2?", "And 3+3?"]);
+    await switchSession(userId, chat.id, siblings.invocation_ids[1]);
+    const edited = (await listTasks(userId, chat.id)).items;
+    expect(edited).toHaveLength(1);
+    expect(edited[0].history?.map((m) => m.parts[0].kind)).toEqual(["text", "data", "data", "text"]);
+    // The attachment was not in a lone conversations.json: the message says so.
+    expect(JSON.stringify(edited[0].history?.[0])).toContain("[Attachment not imported: sum.png]");
+    expect(await checkInvariants(await getDb())).toEqual([]);
+  });
+
+  it("reads the ZIP export, conversations split over several files, with its attachments", async () => {
+    const userId = await createUser();
+    const small = conversation("Second file", [{ id: "u", parent: null, role: "user", text: "Hi" }], "u");
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const exported = zip({
+      "chat.html": "<html></html>",
+      "conversations-000.json": JSON.stringify([branchy()]),
+      "conversations-001.json": JSON.stringify([small]),
+      "export_manifest.json": "{}",
+      "file-AbC123-sum.png": png,
+      "user.json": "{}",
+    });
+    const chats = await importUpload(userId, upload(exported), OPTIONS);
+    expect(chats.map((c) => c.name)).toEqual(["Arithmetic", "Second file"]);
+    const tasks = (await listTasks(userId, chats[0].id)).items;
+    const siblings = tasks[0].metadata?.retrace_siblings as { invocation_ids: string[] };
+    // The file came with the edited question; a rewind left that branch, so it is restored with it.
+    expect(await listArtifacts(userId, chats[0].id)).toEqual([]);
+    await switchSession(userId, chats[0].id, siblings.invocation_ids[1]);
+    expect((await listArtifacts(userId, chats[0].id)).map((a) => [a.filename, a.mime_type])).toEqual([["sum.png", "image/png"]]);
+    expect((await loadArtifact(userId, chats[0].id, "sum.png")).data).toEqual(png);
+    expect(await checkInvariants(await getDb())).toEqual([]);
+  });
+
+  it("refuses a ZIP without conversations", async () => {
+    const userId = await createUser();
+    await expect(importUpload(userId, upload(zip({ "user.json": "{}" })), OPTIONS)).rejects.toThrow(/no conversations.json/);
+  });
+});
