@@ -4,7 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { Plus } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { SignInOptions, Viewer } from "@/lib/accounts/viewer";
 import type { Page } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
@@ -12,6 +12,7 @@ import { AccountArea } from "../account/account-area";
 import { ThemeMenu } from "../ui/theme-menu";
 import { ChatRow } from "./chat-row";
 import { useSessionsQuery } from "./queries";
+import { SearchBox, SearchResults, type SearchState } from "./search";
 
 const DAY = 86_400_000;
 /** The next page of chats is fetched while the reader is within this many rows of the last one loaded. */
@@ -93,7 +94,18 @@ function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }
 
 export type AccountProps = { viewer: Viewer; options: SignInOptions };
 
-export function Sidebar({ initialSessions, account }: { initialSessions: Page<SessionSummary>; account: AccountProps }) {
+/** The sidebar: new chat, search (its results take the chat list's place), the chats, the account. `onNavigate`: a hit was opened. */
+export function Sidebar({
+  initialSessions,
+  account,
+  onNavigate,
+}: {
+  initialSessions: Page<SessionSummary>;
+  account: AccountProps;
+  onNavigate?: () => void;
+}) {
+  const [search, setSearch] = useState<SearchState>({ text: "", includeRewound: false });
+  const searchInput = useRef<HTMLInputElement>(null);
   return (
     <div className="flex h-full flex-col gap-2 p-3">
       <div className="flex items-center justify-between px-1">
@@ -108,7 +120,12 @@ export function Sidebar({ initialSessions, account }: { initialSessions: Page<Se
       >
         <Plus className="size-4" aria-hidden /> New chat
       </Link>
-      <ChatList initialSessions={initialSessions} />
+      <SearchBox state={search} onChange={setSearch} inputRef={searchInput} />
+      {search.text.trim() ? (
+        <SearchResults state={search} inputRef={searchInput} onOpened={onNavigate} />
+      ) : (
+        <ChatList initialSessions={initialSessions} />
+      )}
       <div className="-mx-1 flex flex-col gap-1 border-t border-zinc-200 px-1 pt-2 dark:border-zinc-800">
         <AccountArea viewer={account.viewer} options={account.options} />
       </div>

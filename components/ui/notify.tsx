@@ -18,6 +18,10 @@ export function notifySuccess(title: string) {
   toast.success(title);
 }
 
+export function notifyInfo(title: string) {
+  toast.info(title);
+}
+
 /** A toast offering Undo for ≥ 10 s; its clock stops while the pointer is on it or focus is in it. */
 export function notifyUndo(opts: { title: string; description?: string; onUndo: () => void }) {
   toast.custom((id) => <UndoToast id={id} {...opts} />, { duration: Number.POSITIVE_INFINITY });

@@ -13,7 +13,6 @@ import {
   parseQuery,
   queryEntries,
   type SearchQuery,
-  type Snippet,
   searchableText,
   snippetOf,
 } from "@/lib/session/search-text";
@@ -25,19 +24,7 @@ import { markerLinks } from "./layout";
 import { eventIdIn, type Log, logOf, type Piece } from "./log";
 import { decodeCursor, encodeCursor, type Page } from "./paging";
 import { ownerKey } from "./search-index";
-
-export interface SearchHit {
-  session_id: string;
-  session_name: string;
-  invocation_id: string;
-  /** The id the chat shows for the event (a fork shows its source's events under new ids). */
-  event_id: string;
-  author: string;
-  timestamp: string;
-  /** Not in the chat's current view: opening it means switching to the version that holds it. */
-  rewound: boolean;
-  snippet: Snippet;
-}
+import type { SearchHit } from "./types";
 
 interface Candidate {
   session_id: string;

@@ -124,8 +124,19 @@ export interface Snippet {
 const SNIPPET = 180;
 const BEFORE = 50;
 
-/** The snippet of a message for a query: about SNIPPET characters from a little before its first match. */
-export function snippetOf(text: string, query: SearchQuery): Snippet {
+/** A message as a line of text: Markdown's markup (emphasis, code, links, headings, quotes, bullets) reads as its text. */
+const plain = (markdown: string) =>
+  markdown
+    .replace(/```[^\n]*/g, " ")
+    .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, "$1")
+    .replace(/\*\*|__|~~|`+/g, "")
+    .replace(/^[ \t]{0,3}(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** The snippet of a message for a query: about SNIPPET characters of its text from a little before its first match. */
+export function snippetOf(markdown: string, query: SearchQuery): Snippet {
+  const text = plain(markdown);
   const matched = wordsOf(text).filter((w) => matchesWord(query)(w.word));
   const first = matched[0] ?? { start: 0, end: 0 };
   // From the start of a word shortly before the match, to the end of a word: no word is cut in two.
