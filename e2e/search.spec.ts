@@ -99,18 +99,24 @@ test.describe("search", () => {
     await expect(page.getByRole("navigation", { name: "Chats" })).toBeVisible();
   });
 
-  test("only the user's own chats: another guest's words are never found", async ({ chat, otherChat, page }) => {
+  test("only the user's own chats: another guest's words are never found; snippets are text", async ({ chat, otherChat, page }) => {
     await otherChat.open();
     await otherChat.sendMessage("set walrus to secret");
     await chat.open();
     await chat.sendMessage("set color to red");
     await search(page, "walrus");
     await expect(results(page).getByRole("status")).toHaveText("No messages match.");
+    // A snippet is text: markup in a message shows as the characters it is made of.
+    await chat.sendMessage('remember <b>narwhal</b> <img src=x onerror="document.title=1">');
+    await search(page, "narwhal");
+    await expect(hits(page).first()).toContainText("<b>narwhal</b> <img src=x");
+    await expect(results(page).locator("b, img")).toHaveCount(0);
+    await expect(marked(hits(page).first())).toHaveText(["narwhal"]);
     await search(page, "**");
     await expect(results(page).getByRole("status")).toHaveText("Type a word to search for.");
   });
 
-  test("looks right: light and dark, desktop and phone (the drawer closes when a hit opens)", async ({ chat, page }) => {
+  test("looks right in the dark on a desktop", async ({ chat, page }) => {
     await editedChat(chat, page);
     await chat.sendMessage("save file notes.txt with content a banana split for the colour test");
     await page.emulateMedia({ colorScheme: "dark" });
@@ -118,16 +124,27 @@ test.describe("search", () => {
     await page.getByRole("switch", { name: "Include rewound messages" }).click();
     await expect(hits(page)).toHaveCount(3);
     await shot(page, "search-desktop-dark");
+  });
+});
 
-    await page.setViewportSize({ width: 390, height: 844 });
+test.describe("search on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+  test("in the drawer, light and dark: touch-sized, and the drawer closes when a hit opens", async ({ chat, page }) => {
+    await editedChat(chat, page);
+    await chat.sendMessage("save file notes.txt with content a banana split for the colour test");
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.getByRole("button", { name: "Open chats" }).click();
+      await page.getByRole("button", { name: "Open chats" }).tap();
       const drawer = page.getByRole("dialog", { name: "Chats" });
       await search(page, "banana");
       await expect(hits(page)).toHaveCount(1);
+      for (const target of [searchBox(page), drawer.getByRole("button", { name: "Clear search" }), hits(page).getByRole("link")]) {
+        const box = (await target.boundingBox())!;
+        expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+      }
       await shot(page, `search-phone-${scheme}`);
-      await hits(page).getByRole("link").click();
+      await hits(page).getByRole("link").tap();
       await expect(drawer).toHaveCount(0);
       await expect(chat.userMessage("save file notes.txt")).toBeInViewport();
     }

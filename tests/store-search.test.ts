@@ -1,6 +1,7 @@
 /** Search (docs/semantics.md, "Search"), on both dialects: what is indexed, when, for whom, and which hits a search gives. */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { mergeGuest } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { checkInvariants } from "@/lib/db/invariants";
 import {
@@ -162,6 +163,20 @@ describe("whose rows", () => {
     expect((await search(mine.userId, "secret plan")).items.map((h) => h.session_id)).toEqual([mine.sessionId]);
     expect((await search(theirs.userId, "secret")).items.map((h) => h.session_id)).toEqual([theirs.sessionId]);
     expect((await search(await createUser(), "secret")).items).toEqual([]);
+  });
+
+  it("a guest's messages are the account's once it signs in: found under the guest's key, which nobody else has", async () => {
+    const account = await createUser();
+    for (const text of ["first heron", "second heron"]) {
+      const guest = await fixture();
+      await guest.append(event("g", { author: "user", text }));
+      await mergeGuest(guest.userId, account);
+      expect((await search(guest.userId, "heron")).items).toEqual([]);
+    }
+    const chat = await createSession(account, { name: "Account chat" });
+    await appendEvents(account, chat.id, [event("a", { author: "user", text: "account heron" })]);
+    expect(await found(account, "heron")).toEqual(["Account chat: heron", "Test chat: heron", "Test chat: heron"]);
+    expect(await checkInvariants(await getDb())).toEqual([]);
   });
 });
 

@@ -22,7 +22,7 @@ const SERVER_TURNS = 8;
 const LOAD_AHEAD = 10;
 /** Within this many pixels of the end counts as "at the end": the list follows new output only then. */
 const NEAR_END = 24;
-/** How long a turn brought into view for a search hit stays outlined. */
+/** How long a turn brought into view for a search hit stays tinted. */
 const OUTLINED_MS = 2500;
 
 /** What the list shows: turns, then the live turn or a failed send. */
@@ -238,7 +238,13 @@ export function Conversation({
                   data-index={v.index}
                   ref={virtualizer.measureElement}
                   data-outlined={v.key === outlined || undefined}
-                  className={cn(rowClass, "rounded-xl transition-shadow duration-700 data-outlined:ring-2 data-outlined:ring-amber-400/80")}
+                  className={cn(
+                    rowClass,
+                    // A tint a little wider than the turn (a spread shadow: nothing moves), fading after OUTLINED_MS.
+                    "rounded-xl transition-[background-color,box-shadow] duration-700",
+                    "data-outlined:bg-amber-100/70 data-outlined:ring-8 data-outlined:ring-amber-100/70",
+                    "dark:data-outlined:bg-amber-300/10 dark:data-outlined:ring-amber-300/10",
+                  )}
                 >
                   <ItemView item={items[v.index]} sessionId={sessionId} busy={busy} actions={actions} onRetry={onRetry} />
                 </div>

@@ -53,12 +53,12 @@ export function SearchBox({
               onChange({ ...state, text: "" });
             }
           }}
-          className="w-full rounded-md border border-zinc-300 bg-white py-1.5 pr-8 pl-8 text-sm placeholder:text-zinc-400 focus-visible:outline-2 focus-visible:outline-blue-500 touch:py-2.5 dark:border-zinc-700 dark:bg-zinc-950 [&::-webkit-search-cancel-button]:hidden"
+          className="w-full rounded-md border border-zinc-300 bg-white py-1.5 pr-8 pl-8 text-sm placeholder:text-zinc-400 focus-visible:outline-2 focus-visible:outline-blue-500 touch:py-3 touch:pr-12 dark:border-zinc-700 dark:bg-zinc-950 [&::-webkit-search-cancel-button]:hidden"
         />
         {state.text && (
           <Button
             aria-label="Clear search"
-            className="absolute top-1/2 right-1 size-7 -translate-y-1/2 p-0 touch:size-10"
+            className="absolute top-1/2 right-1 size-7 -translate-y-1/2 p-0 touch:right-0.5 touch:size-11"
             onClick={() => {
               onChange({ ...state, text: "" });
               inputRef.current?.focus();

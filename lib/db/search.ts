@@ -24,6 +24,7 @@ import { markerLinks } from "./layout";
 import { eventIdIn, type Log, logOf, type Piece } from "./log";
 import { decodeCursor, encodeCursor, type Page } from "./paging";
 import { ownerKey } from "./search-index";
+import { liveOf } from "./sessions";
 import type { SearchHit } from "./types";
 
 interface Candidate {
@@ -107,6 +108,7 @@ function chatBook(tx: Executor, userId: string) {
     async load(rows: Candidate[]) {
       const unknown = [...new Set(rows.map((r) => r.session_id))].filter((id) => !chats.has(id));
       const [found, forks] = await together([
+        // Stores may be tombstones (their rows reach the user through forks): owned, not necessarily live.
         unknown.length
           ? tx.all<Chat>(
               sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE user_id = ${userId} AND id IN (${sql.join(
@@ -117,9 +119,9 @@ function chatBook(tx: Executor, userId: string) {
           : [],
         readers
           ? null
-          : tx.all<Chat>(sql`
-              SELECT ${CHAT_COLUMNS} FROM sessions WHERE user_id = ${userId} AND deleted_at IS NULL AND inherited IS NOT NULL
-              ORDER BY activity DESC`),
+          : tx.all<Chat>(
+              sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE ${liveOf(userId)} AND inherited IS NOT NULL ORDER BY activity DESC`,
+            ),
       ]);
       for (const chat of found) chats.set(chat.id, chat);
       readers ??= (forks ?? []).flatMap((chat) => {
