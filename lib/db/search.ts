@@ -61,7 +61,7 @@ function candidates(tx: Executor, keys: string[], query: SearchQuery, before: nu
     const match = [or(keys), ...all.map(ftsWord), ...(anyOf.length ? [or(anyOf)] : [])].join(" AND ");
     return tx.all<Candidate>(sql`
       SELECT ${columns} FROM search_fts JOIN events e ON e.search_pos = search_fts.rowid
-      WHERE search_fts MATCH ${match} AND search_fts.rowid < ${before} ORDER BY search_fts.rowid DESC LIMIT ${limit}`);
+      WHERE search_fts MATCH ${match} AND search_fts.rowid < CAST(${before} AS INTEGER) ORDER BY search_fts.rowid DESC LIMIT ${limit}`);
   }
   // One branch per key, each planned for its own words: the planner reads a user's rows newest first when the
   // words are in most of them, and looks them up in the inverted index when they are rare (both indexes: schema).
