@@ -20,6 +20,7 @@ export const LOAD = process.argv.includes("--load");
 export const TURNS = process.argv.includes("--turns");
 export const HARDENING = process.argv.includes("--hardening");
 export const AUTH = process.argv.includes("--auth");
+export const SEARCH = process.argv.includes("--search");
 
 export const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 

@@ -4,7 +4,8 @@
  * build. Prints medians with each size's ratio to the previous one; writes bench/results-<dialect>.json.
  * `-- --load`: the load bench (bench/load-<dialect>.json); `-- --turns`: a turn's cost in-process
  * (bench/turns-<dialect>.json); `-- --hardening`: heavy requests and what another user waits meanwhile, and
- * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json).
+ * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
+ * 1,000,000 stored messages (bench/search-<dialect>.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -14,13 +15,14 @@ import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
 import { authBench } from "./auth";
-import { AUTH, DIALECT, HARDENING, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SIZES, TURNS } from "./env";
+import { AUTH, DIALECT, HARDENING, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TURNS } from "./env";
 import { buildSession } from "./fixtures";
 import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
 import { loadBench } from "./load";
 import { type Row, sideBySide } from "./measure";
 import { Results } from "./results";
+import { searchBench } from "./search";
 import { build, run, type Server, startServer } from "./servers";
 import { type Built, storeBench } from "./store";
 import { turnsBench } from "./turns";
@@ -95,6 +97,15 @@ async function main() {
       } finally {
         await server.stop();
       }
+      return;
+    }
+    if (SEARCH) {
+      const figures = await searchBench();
+      console.log(`\nSearch on ${DIALECT} (ms):`, JSON.stringify(figures, null, 2));
+      writeFileSync(
+        path.join(ROOT, `bench/search-${DIALECT}.json`),
+        JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2),
+      );
       return;
     }
     if (TURNS) {

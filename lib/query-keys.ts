@@ -7,8 +7,12 @@ export const queryKeys = {
   allTasks: (id: string) => ["tasks", id] as const,
   artifacts: (id: string) => ["artifacts", id] as const,
   versions: (id: string) => ["versions", id] as const,
+  /** Every search; a change to which version a chat shows invalidates them all. */
+  searches: ["search"] as const,
+  search: (q: string, includeRewound: boolean) => ["search", q, includeRewound] as const,
 };
 
 /** Page sizes, the same for what the server renders and what the browser fetches after it. */
 export const TURNS_PER_PAGE = 50;
 export const CHATS_PER_PAGE = 50;
+export const HITS_PER_PAGE = 20;

@@ -1,7 +1,8 @@
 /**
  * A database written before this release (migrations 0000–0001: task JSON holding its history, no
  * invocation tree, updated_at ordering) opens under the current code: the new migration and the
- * one-time replay give it the tree, the tail, a total chat order and event-derived task histories.
+ * one-time replay give it the tree, the tail, a total chat order and event-derived task histories, and its
+ * messages their search index.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { setDb } from "@/lib/db/client";
 import { checkInvariants } from "@/lib/db/invariants";
 import { prepareDatabase } from "@/lib/db/prepare";
-import { listSessions, listTasks, listVersions, switchSession } from "@/lib/db/queries";
+import { listSessions, listTasks, listVersions, searchChats, switchSession } from "@/lib/db/queries";
 import { openSqlite } from "@/lib/db/sqlite";
 
 let dir = "";
@@ -112,8 +113,18 @@ describe("upgrading a database from before the invocation tree", () => {
     ]);
     expect(tasks[1].metadata?.retrace_siblings).toMatchObject({ invocation_ids: ["B", "B2"] });
     expect((await listVersions("u", "s-new")).map((v) => v.last_user_text)).toEqual(["b2", "b"]);
+    // Messages stored before search are indexed once at start-up, the rewound one found only when asked for.
+    const search = async (q: string, includeRewound = false) =>
+      (await searchChats("u", { q, includeRewound })).items.map((h) => `${h.invocation_id}${h.rewound ? " rewound" : ""}`);
+    expect([await search("ra"), await search("b2"), await search("rb"), await search("rb", true)]).toEqual([
+      ["A"],
+      ["B2"],
+      [],
+      ["B rewound"],
+    ]);
     await switchSession("u", "s-new", "B");
     expect((await listTasks("u", "s-new")).items.map((t) => t.id)).toEqual(["t-A", "t-B"]);
+    expect(await search("rb")).toEqual(["B"]);
     expect(await checkInvariants(db)).toEqual([]);
   });
 });

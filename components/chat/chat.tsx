@@ -9,7 +9,7 @@ import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Page } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
-import { dismissUndos } from "../ui/notify";
+import { dismissUndos, notifyInfo } from "../ui/notify";
 import { useHydrated } from "../ui/use-hydrated";
 import { useOnline } from "../ui/use-online";
 import { ChatHeader, ForkBanner } from "./chat-header";
@@ -18,6 +18,7 @@ import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { useAnnounceReplies } from "./reply-announcer";
+import { useShowTurnRequests } from "./show-turn";
 import { StatePanel } from "./state-panel";
 import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
@@ -28,12 +29,15 @@ export function Chat({
   initialTasks,
   agents,
   draft,
+  targetTurn,
 }: {
   session: SessionRecord | null;
   /** The latest page of turns, rendered by the server. */
   initialTasks?: Page<Task>;
   agents: { name: string; description: string }[];
   draft?: string;
+  /** A turn to bring into view (a search hit's, `?turn=`). */
+  targetTurn?: string;
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -61,6 +65,19 @@ export function Chat({
   useEffect(() => {
     if (draft !== undefined && sessionId) window.history.replaceState(null, "", `/chat/${sessionId}`);
   }, [draft, sessionId]);
+
+  // A search hit's turn: from the URL when the chat opens, or asked for while it is open. An object, so asking
+  // for the same turn again scrolls to it again.
+  const [target, setTarget] = useState(targetTurn ? { invocationId: targetTurn } : null);
+  useShowTurnRequests(sessionId, (invocationId) => setTarget({ invocationId }));
+  const targetShown = useCallback(
+    (found: boolean) => {
+      setTarget(null);
+      if (sessionId) window.history.replaceState(null, "", `/chat/${sessionId}`);
+      if (!found) notifyInfo("That message is not among this chat's turns.");
+    },
+    [sessionId],
+  );
 
   // The server's tasks belong to the session it rendered; a chat created here has no cache entry yet, so it fetches.
   const tasks = useTasksQuery(sessionId, showRewound, sessionId === session?.id ? initialTasks : undefined);
@@ -171,6 +188,8 @@ export function Chat({
           busy={busy}
           actions={actions}
           onRetry={retry}
+          target={target}
+          onTargetShown={targetShown}
         />
         <div className="px-4 pt-2 pb-4">
           <ConnectionStatus />

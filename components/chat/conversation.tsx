@@ -2,7 +2,8 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { AlertCircle, ArrowDown, LoaderCircle, RotateCw } from "lucide-react";
-import { memo, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
@@ -23,6 +24,8 @@ const SERVER_TURNS = 8;
 const LOAD_AHEAD = 10;
 /** Within this many pixels of the end counts as "at the end": the list follows new output from there. */
 const NEAR_END = 24;
+/** How long a turn brought into view for a search hit stays tinted. */
+const OUTLINED_MS = 2500;
 
 /** What the list shows: turns, then the live turn or a failed send. */
 type Item =
@@ -136,6 +139,8 @@ export function Conversation({
   actions,
   onRetry,
   older,
+  target,
+  onTargetShown,
 }: {
   sessionId: string | null;
   tasks: Task[];
@@ -145,6 +150,9 @@ export function Conversation({
   actions: TurnActions;
   onRetry: () => void;
   older: OlderTurns;
+  /** A turn to bring into view: older pages load until it is there, then it is scrolled to and outlined a moment. */
+  target?: { invocationId: string } | null;
+  onTargetShown?: (found: boolean) => void;
 }) {
   const hydrated = useHydrated();
   const items = useMemo(() => itemsOf(tasks, live, failed), [tasks, live, failed]);
@@ -183,6 +191,24 @@ export function Conversation({
     if (hydrated && more && !loading && firstShown !== undefined && firstShown < LOAD_AHEAD) load();
   }, [hydrated, more, loading, firstShown, load]);
 
+  const [outlined, setOutlined] = useState<string | null>(null);
+  const shownTarget = useEffectEvent((found: boolean) => onTargetShown?.(found));
+  useEffect(() => {
+    if (!hydrated || !target) return;
+    const index = items.findIndex((item) => item.kind === "turn" && invocationIdOf(item.row.task) === target.invocationId);
+    if (index >= 0) {
+      virtualizer.scrollToIndex(index, { align: "center" });
+      setOutlined(items[index].key);
+      shownTarget(true);
+    } else if (!more) shownTarget(false);
+    else if (!loading) load();
+  }, [hydrated, target, items, more, loading, load, virtualizer]);
+  useEffect(() => {
+    if (!outlined) return;
+    const timer = setTimeout(() => setOutlined(null), OUTLINED_MS);
+    return () => clearTimeout(timer);
+  }, [outlined]);
+
   const rowClass = "mx-auto w-full max-w-3xl px-4 pb-4";
 
   return (
@@ -207,7 +233,19 @@ export function Conversation({
           <div className="relative" style={{ height: virtualizer.getTotalSize() }}>
             <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${shown[0]?.start ?? 0}px)` }}>
               {shown.map((v) => (
-                <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className={rowClass}>
+                <div
+                  key={v.key}
+                  data-index={v.index}
+                  ref={virtualizer.measureElement}
+                  data-outlined={v.key === outlined || undefined}
+                  className={cn(
+                    rowClass,
+                    // A tint a little wider than the turn (a spread shadow: nothing moves), fading after OUTLINED_MS.
+                    "rounded-xl transition-[background-color,box-shadow] duration-700",
+                    "data-outlined:bg-amber-100/70 data-outlined:ring-8 data-outlined:ring-amber-100/70",
+                    "dark:data-outlined:bg-amber-300/10 dark:data-outlined:ring-amber-300/10",
+                  )}
+                >
                   <ItemView item={items[v.index]} sessionId={sessionId} busy={busy} actions={actions} onRetry={onRetry} />
                 </div>
               ))}

@@ -5,8 +5,8 @@ import { useCallback } from "react";
 import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
 import { api, apiPage, type Page } from "@/lib/api/client";
-import type { ArtifactInfo, SessionRecord, SessionSummary, VersionInfo } from "@/lib/db/types";
-import { CHATS_PER_PAGE, queryKeys, TURNS_PER_PAGE } from "@/lib/query-keys";
+import type { ArtifactInfo, SearchHit, SessionRecord, SessionSummary, VersionInfo } from "@/lib/db/types";
+import { CHATS_PER_PAGE, HITS_PER_PAGE, queryKeys, TURNS_PER_PAGE } from "@/lib/query-keys";
 
 /** Loaded pages of a listing, the latest first (older pages are "next": refetching walks back from the latest). */
 type Pages<T> = InfiniteData<Page<T>, string | null>;
@@ -100,6 +100,20 @@ export function useSessionsQuery(initial: Page<SessionSummary>) {
     getNextPageParam: (page) => page.next_before,
     initialData: { pages: [initial], pageParams: [null] },
     select: distinctChats,
+  });
+}
+
+/** The user's messages holding the words of `q`, newest first, a page at a time; nothing is asked while `q` is empty. */
+export function useSearchQuery(q: string, includeRewound: boolean) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.search(q, includeRewound),
+    queryFn: ({ pageParam }) =>
+      apiPage<SearchHit>(`/api/search?${new URLSearchParams({ q, include_rewound: String(includeRewound) })}`, HITS_PER_PAGE, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next_before,
+    enabled: q !== "",
+    placeholderData: keepPreviousData,
+    select: (data) => data.pages.flatMap((page) => page.data),
   });
 }
 

@@ -27,7 +27,7 @@ export function SidebarShell({ initialSessions, account }: { initialSessions: Pa
           <Dialog.Content className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] bg-zinc-50 shadow-xl md:hidden dark:bg-zinc-900">
             <Dialog.Title className="sr-only">Chats</Dialog.Title>
             <Dialog.Description className="sr-only">Your chats, newest first.</Dialog.Description>
-            <Sidebar initialSessions={initialSessions} account={account} />
+            <Sidebar initialSessions={initialSessions} account={account} onNavigate={() => setOpen(false)} />
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

@@ -3,7 +3,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Plus } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { SignInOptions, Viewer } from "@/lib/accounts/viewer";
 import type { Page } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
@@ -13,6 +13,7 @@ import { ChatRow } from "./chat-row";
 import { ImportChats } from "./import-chats";
 import { useHiddenChats } from "./pending-deletes";
 import { useSessionsQuery } from "./queries";
+import { SearchBox, SearchResults, type SearchState } from "./search";
 import { useShownChatId } from "./use-shown-chat";
 
 const DAY = 86_400_000;
@@ -94,7 +95,18 @@ function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }
 
 export type AccountProps = { viewer: Viewer; options: SignInOptions };
 
-export function Sidebar({ initialSessions, account }: { initialSessions: Page<SessionSummary>; account: AccountProps }) {
+/** The sidebar: new chat, search (its results take the chat list's place), the chats, the account. `onNavigate`: a hit was opened. */
+export function Sidebar({
+  initialSessions,
+  account,
+  onNavigate,
+}: {
+  initialSessions: Page<SessionSummary>;
+  account: AccountProps;
+  onNavigate?: () => void;
+}) {
+  const [search, setSearch] = useState<SearchState>({ text: "", includeRewound: false });
+  const searchInput = useRef<HTMLInputElement>(null);
   return (
     <div className="flex h-full flex-col gap-2 p-3">
       <div className="flex items-center justify-between px-1">
@@ -109,7 +121,12 @@ export function Sidebar({ initialSessions, account }: { initialSessions: Page<Se
       >
         <Plus className="size-4" aria-hidden /> New chat
       </Link>
-      <ChatList initialSessions={initialSessions} />
+      <SearchBox state={search} onChange={setSearch} inputRef={searchInput} />
+      {search.text.trim() ? (
+        <SearchResults state={search} inputRef={searchInput} onOpened={onNavigate} />
+      ) : (
+        <ChatList initialSessions={initialSessions} />
+      )}
       <div className="-mx-1 flex flex-col gap-1 border-t border-zinc-200 px-1 pt-2 dark:border-zinc-800">
         <ImportChats />
         <AccountArea viewer={account.viewer} options={account.options} />

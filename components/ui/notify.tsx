@@ -18,6 +18,10 @@ export function notifySuccess(title: string) {
   toast.success(title);
 }
 
+export function notifyInfo(title: string) {
+  toast.info(title);
+}
+
 /** The Undo toasts on screen, by what they belong to (a chat), so leaving it takes them away. */
 const scopes = new Map<string, Set<string | number>>();
 

@@ -86,6 +86,14 @@ export const tasksQuery = z
   .refine(...beforeNeedsLimit);
 export const eventsQuery = z.object({ ...pageFields, view: z.enum(["all", "effective"]).default("all") }).refine(...beforeNeedsLimit);
 
+/** `GET /api/search`: words to find, a page at a time (newest first), rewound messages only when asked. */
+export const searchQuery = z.object({
+  q: z.string({ error: "q is required: the words to search for" }).max(500, "q is at most 500 characters"),
+  include_rewound: z.enum(["true", "false"]).default("false"),
+  limit: pageFields.limit.unwrap().max(100, "limit must be at most 100").default(20),
+  before: pageFields.before,
+});
+
 /** The operator's app-wide state: `{"app:key": value | null}`; null deletes. */
 export const appStateInput = dataRecord(z.string().min(5).max(500), z.json())
   .refine((state) => Object.keys(state).length > 0, { message: "Give at least one app: key" })

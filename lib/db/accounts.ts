@@ -9,6 +9,7 @@ import { AppError, SessionBusyError } from "@/lib/errors";
 import { ROW_BYTES } from "./bytes";
 import { getDb } from "./client";
 import type { Executor } from "./database";
+import { ownerKey } from "./search-index";
 import { ensureUser, lockUser } from "./users";
 
 /** What a merge moved, for the sign-in's answer and the tests. */
@@ -73,6 +74,12 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const account = await tx.one<{ activity: number }>(sql`SELECT activity FROM users WHERE id = ${accountId}`);
     const sessions = await tx.run(sql`
       UPDATE sessions SET user_id = ${accountId}, activity = activity + ${Number(account?.activity ?? 0)} WHERE user_id = ${guestId}`);
+    // The search index keeps each row under its writer's key (lib/db/search-index.ts): the account searches under the guest's too.
+    if (sessions > 0) {
+      await tx.run(sql`INSERT INTO search_keys (user_id, key) VALUES (${accountId}, ${ownerKey(guestId)}) ON CONFLICT DO NOTHING`);
+      await tx.run(sql`
+        INSERT INTO search_keys (user_id, key) SELECT ${accountId}, key FROM search_keys WHERE user_id = ${guestId} ON CONFLICT DO NOTHING`);
+    }
     const { dropped, ...state } = await mergeUserState(tx, guestId, accountId);
     const fileVersions = await mergeUserFiles(tx, guestId, accountId);
     await tx.run(sql`UPDATE artifacts SET user_id = ${accountId} WHERE user_id = ${guestId}`);

@@ -14,6 +14,7 @@ import { type Executor, inBatches, together, typedValues } from "./database";
 import { type Ahead, invocationAt, invocationNodes, lookAhead, markerLinks, nodesAndHolder } from "./layout";
 import { logOf, ownFrom } from "./log";
 import type { SessionRow } from "./rows";
+import { entryBytes, indexEntry, searchColumns, searchRows } from "./search-index";
 import { nameOfLog, refreshAutoName, refuseAppScope } from "./sessions";
 import { applyScopedDelta, CHECKPOINT_EVERY } from "./state";
 import { storeTaskTx, taskColumns } from "./tasks";
@@ -50,12 +51,12 @@ async function requireArtifactVersions(tx: Executor, row: LogRow, delta: Artifac
 }
 
 /**
- * What a batch writes to the log, held until the batch ends: its events, and its new invocations with
- * their last seq already known, one statement each; invocations that began before only have their last
- * seq moved.
+ * What a batch writes to the log, held until the batch ends: its events with their index rows, and its new
+ * invocations with their last seq already known, one statement each; invocations that began before only
+ * have their last seq moved.
  */
-function logWriter(sessionId: string) {
-  const events: SQL[] = [];
+function logWriter(tx: Executor, sessionId: string) {
+  const events: { values: SQL; entry: string | null }[] = [];
   const begun = new Map<string, { node: InvocationNode; lastSeq: number; task?: SQL }>();
   const extended = new Map<string, number>();
   return {
@@ -63,20 +64,34 @@ function logWriter(sessionId: string) {
     begin(node: InvocationNode, task?: SQL) {
       begun.set(node.invocationId, { node, lastSeq: node.firstSeq, task });
     },
-    add(seq: number, event: AdkEvent, data: string, stateDelta: string | null, artifactDelta: string | null, parent: number | null) {
-      events.push(sql`(${sessionId}, ${seq}, ${event.id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data},
-        ${stateDelta}, ${artifactDelta}, ${parent})`);
+    add(
+      seq: number,
+      event: AdkEvent,
+      data: string,
+      stateDelta: string | null,
+      artifactDelta: string | null,
+      parent: number | null,
+      entry: string | null,
+    ) {
+      const values = sql`${sessionId}, ${seq}, ${event.id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data},
+        ${stateDelta}, ${artifactDelta}, ${parent}`;
+      events.push({ values, entry });
       const pending = begun.get(event.invocation_id);
       if (pending) pending.lastSeq = seq;
       else extended.set(event.invocation_id, seq);
     },
+    /** The events' index entries, in order (`searchRows` makes their rows). */
+    entries: () => events.map((e) => e.entry),
     /** Everything held, as statements for the batch's last write. */
-    statements() {
+    statements(search: Awaited<ReturnType<typeof searchRows>>) {
       const statements: SQL[] = [];
       if (events.length > 0) {
+        const rows = events.map((e) => sql`(${e.values}, ${search.values(e.entry)})`);
         statements.push(sql`
-          INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent)
-          VALUES ${sql.join(events, sql`, `)}`);
+          INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent,
+            ${searchColumns(tx)})
+          VALUES ${sql.join(rows, sql`, `)}`);
+        statements.push(...search.statements());
       }
       if (begun.size > 0) {
         const withTask = [...begun.values()].some((b) => b.task);
@@ -103,7 +118,8 @@ function logWriter(sessionId: string) {
 /**
  * Appends events in order inside the caller's transaction: sequence numbers, state deltas per scope
  * (`temp:` dropped, `app:` refused), artifact references checked, rewind markers linked, each new
- * invocation placed in the tree, and the session's state, tail, activity and byte count updated.
+ * invocation placed in the tree, each event's words indexed for search (in the statements that store it),
+ * and the session's state, tail, activity and byte count updated. Every event is stored through here.
  * `also` is what the caller writes with them, in the same statements: session columns to set (a turn's
  * lease, or its release), bytes it stored itself (the files a rewind restored), and a new turn's task
  * (inserted with the invocation the batch begins for it, one statement fewer). `imported` events are a
@@ -156,7 +172,7 @@ export async function appendEventsTx(
   let bytes = also.bytes ?? 0;
   let userBytes = 0;
   const stored: AdkEvent[] = [];
-  const writer = logWriter(row.id);
+  const writer = logWriter(tx, row.id);
   const newTask = also.task && taskColumns(also.task.task, also.task.messageId);
   let taskBegun = false;
   for (const original of input) {
@@ -188,8 +204,10 @@ export async function appendEventsTx(
     const parent = target ? markerParent(seq, node(target)?.firstSeq ?? null) : null;
     const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
     const artifactJson = Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null;
-    bytes += eventBytes(event, data, sessionDelta, artifactJson);
-    writer.add(seq, event, data, sessionDelta, artifactJson, parent);
+    // Indexed here, with the event: the index cannot drift from the log (lib/db/search-index.ts).
+    const entry = indexEntry(row.user_id, event);
+    bytes += eventBytes(event, data, sessionDelta, artifactJson) + entryBytes(entry);
+    writer.add(seq, event, data, sessionDelta, artifactJson, parent, entry);
     if (parent !== null) {
       links ??= new Map(row.last_seq === 0 ? [] : (await markerLinks(tx, log, row.last_seq)).map((m) => [m.seq, m.parent]));
       links.set(seq, parent);
@@ -214,9 +232,10 @@ export async function appendEventsTx(
   bytes += Buffer.byteLength(next.state) - Buffer.byteLength(row.state);
   const laterTask = also.task && !taskBegun ? also.task : undefined;
   if (laterTask) bytes += taskColumns(laterTask.task, laterTask.messageId).bytes;
+  const search = await searchRows(tx, writer.entries());
   // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
   const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes + userBytes), (returned) => [
-    ...writer.statements(),
+    ...writer.statements(search),
     sql`
       UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
         activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${firstName ? sql`, name = ${firstName}` : sql``}${

@@ -17,6 +17,7 @@ import { markerLinks, requireBoundary } from "./layout";
 import { eventIdIn, flatten, inheritedBelow, inPiece, inPieces, joined, logOf, type Piece, sharedTaskIdPrefix } from "./log";
 import { recordedArtifacts } from "./rewind";
 import type { SessionRow } from "./rows";
+import { indexStoredRows } from "./search-index";
 import { liveOf, sessionRecord } from "./sessions";
 import { stateBefore } from "./state";
 import { claimSession } from "./turns";
@@ -50,7 +51,7 @@ export async function forkSession(
         ${source.initial_state}, ${boundary - 1}, 0, ${source.id}, ${input.invocationId ?? null},
         ${inherited.length ? JSON.stringify(inherited) : null}, ${now}, ${now})
       RETURNING *`)) as SessionRow;
-    for (const piece of copy) await copyPiece(tx, id, piece);
+    for (const piece of copy) await copyPiece(tx, id, userId, piece);
     // A fork is charged for the rows it reads of other chats as if copied: they stay on disk while it does.
     const versions = input.invocationId ? (await recordedArtifacts(tx, source, boundary)).before : null;
     const bytes =
@@ -66,8 +67,8 @@ export async function forkSession(
   });
 }
 
-/** Copies the rows of `piece` (another session's) into the fork `forkId` under the ids the fork shows for them. */
-async function copyPiece(tx: Executor, forkId: string, piece: Piece) {
+/** Copies the rows of `piece` (another session's) into the fork `forkId` under the ids the fork shows for them, indexed as the fork's. */
+async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Piece) {
   const log = { id: forkId, pieces: [] };
   const ids = await tx.all<{ seq: number; id: string }>(sql`SELECT seq, id FROM events WHERE ${inPiece(piece)}`);
   for (const batch of inBatches(ids)) {
@@ -81,6 +82,7 @@ async function copyPiece(tx: Executor, forkId: string, piece: Piece) {
       SELECT ${forkId}, e.seq, shown.id, e.invocation_id, e.author, e.timestamp, e.data, e.state_delta, e.artifact_delta, e.marker_parent
       FROM shown JOIN events e ON e.session_id = ${piece.session} AND e.seq = shown.seq`);
   }
+  await indexStoredRows(tx, forkId, userId, piece);
   // A copied task keeps the id the fork shows for it; a retry in the fork is a new send (no message id).
   await tx.run(sql`
     INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)

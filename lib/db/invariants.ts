@@ -1,6 +1,7 @@
 /** Checks a database against what the store promises; used by the reliability tests and scripts/check-db.ts. */
 import { sql } from "drizzle-orm";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
+import { indexedWords, searchableText } from "@/lib/session/search-text";
 import { deepEqual, parseState, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
@@ -8,6 +9,7 @@ import type { Database, Executor } from "./database";
 import { toEvent } from "./history";
 import { eventIdIn, inPieces, joined, lastSeqIn, logOf } from "./log";
 import type { SessionRow } from "./rows";
+import { ownerKey } from "./search-index";
 
 interface EventRow {
   session_id: string;
@@ -24,6 +26,10 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
   return db.read(async (tx) => {
     const problems: string[] = [];
     if (tx.dialect.name === "sqlite") {
+      // FTS5's part of the check reads its segments through the structure this connection read last; after other
+      // processes wrote, that may name segments they merged away ("corruption found reading blob"), though the
+      // file is sound. A query reads the structure afresh, in this snapshot.
+      await tx.all(sql`SELECT rowid FROM search_fts WHERE search_fts MATCH '"_"' LIMIT 1`);
       const integrity = await tx.one<{ integrity_check: string }>(sql`PRAGMA integrity_check`);
       if (integrity?.integrity_check !== "ok") problems.push(`integrity_check: ${integrity?.integrity_check}`);
     }
@@ -31,6 +37,14 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
     for (const s of only ? sessions.filter((r) => only.includes(r.id)) : sessions) {
       if (s.deleted_at === null) await checkSession(tx, s, problems);
       else await checkTombstone(tx, s, sessions, problems);
+      if (s.search_indexed) await checkSearchRows(tx, s, problems);
+    }
+    if (tx.dialect.name === "sqlite" && !only) {
+      const [fts, indexed] = await Promise.all([
+        tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM search_fts`),
+        tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM events WHERE search_pos IS NOT NULL`),
+      ]);
+      if (fts?.n !== indexed?.n) problems.push(`search_fts holds ${fts?.n} rows for ${indexed?.n} indexed events`);
     }
     const gaps = await tx.all<{ scope: string; filename: string }>(sql`
       SELECT scope, filename FROM artifacts GROUP BY scope, filename HAVING MIN(version) != 0 OR MAX(version) != COUNT(*) - 1`);
@@ -104,6 +118,35 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
       stored.map((r) => ({ ...r, last_seq: lastSeqIn(log, r.first_seq as number, r.last_seq as number) })),
       say,
     );
+  }
+}
+
+/** Each event the session stores is indexed with exactly its words, under a key of the chat's owner (lib/db/search-index.ts). */
+async function checkSearchRows(tx: Executor, s: SessionRow, problems: string[]) {
+  const keys = [
+    ownerKey(s.user_id),
+    ...(await tx.all<{ key: string }>(sql`SELECT key FROM search_keys WHERE user_id = ${s.user_id}`)).map((k) => k.key),
+  ];
+  const rows = await tx.all<{ seq: number; data: string; search_pos: number | null; search_owner?: string; doc?: string }>(
+    tx.dialect.name === "sqlite"
+      ? sql`SELECT seq, data, search_pos FROM events WHERE session_id = ${s.id}`
+      : sql`SELECT seq, data, search_pos, search_owner, CAST(search_doc AS text) AS doc FROM events WHERE session_id = ${s.id}`,
+  );
+  for (const row of rows) {
+    const words = indexedWords(searchableText(JSON.parse(row.data)))?.split(" ") ?? [];
+    let indexed: string[] = [];
+    if (tx.dialect.name === "postgres") {
+      indexed = row.doc ? [...row.doc.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replaceAll("''", "'")) : [];
+      if (row.doc && (!row.search_owner || !keys.includes(row.search_owner) || !indexed.includes(row.search_owner))) indexed = ["?"];
+      indexed = indexed.filter((w) => w !== row.search_owner);
+    } else if (row.search_pos !== null) {
+      const match = [`(${keys.map((k) => `"${k}"`).join(" OR ")})`, ...words.map((w) => `"${w}"`)].join(" AND ");
+      indexed = (await tx.one(sql`SELECT rowid FROM search_fts WHERE search_fts MATCH ${match} AND rowid = ${row.search_pos}`))
+        ? words
+        : ["?"];
+    }
+    if (!deepEqual([...indexed].sort(), [...words].sort()))
+      problems.push(`session ${s.id}: event ${row.seq} is not indexed with its words`);
   }
 }
 

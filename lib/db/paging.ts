@@ -17,7 +17,7 @@ export interface Page<T> {
 export const UNBOUNDED = 2_147_483_647;
 
 /** Cursors wrap one position number; clients must treat them as opaque. */
-const encodeCursor = (position: number) => Buffer.from(`p${position}`).toString("base64url");
+export const encodeCursor = (position: number) => Buffer.from(`p${position}`).toString("base64url");
 
 export function decodeCursor(cursor: string | undefined): number {
   if (cursor === undefined) return UNBOUNDED;

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { buildInvocationTree } from "@/lib/session/versions";
 import type { Database } from "./database";
+import { indexStoredRows } from "./search-index";
 import { writeAppState } from "./state";
 
 /** Chats stored before invocations were recorded get their tree by one replay of their log. */
@@ -26,6 +27,21 @@ async function buildMissingTrees(db: Database) {
   }
 }
 
+/** Chats stored before search get their messages indexed, one transaction each; another instance may be doing the same. */
+async function indexOldChats(db: Database) {
+  const pending = await db.all<{ id: string }>(sql`SELECT id FROM sessions WHERE NOT search_indexed ORDER BY updated_at, id`);
+  for (const { id } of pending) {
+    await db.write(async (tx) => {
+      const row = await tx.one<{ user_id: string; search_indexed: boolean | number }>(
+        sql`SELECT user_id, search_indexed FROM sessions WHERE id = ${id} ${tx.dialect.forUpdate}`,
+      );
+      if (!row || row.search_indexed) return;
+      await indexStoredRows(tx, id, row.user_id);
+      await tx.run(sql`UPDATE sessions SET search_indexed = ${true} WHERE id = ${id}`);
+    });
+  }
+}
+
 /** The agents configuration's `app_state`: the operator's app-wide state, set at every start. */
 async function applyConfiguredAppState(db: Database) {
   const configured = Object.entries(config().appState);
@@ -37,5 +53,6 @@ async function applyConfiguredAppState(db: Database) {
 
 export async function prepareDatabase(db: Database) {
   await buildMissingTrees(db);
+  await indexOldChats(db);
   await applyConfiguredAppState(db);
 }

@@ -4,6 +4,7 @@ export { appendEvents, MAX_EVENTS_PER_APPEND } from "./events";
 export { forkSession } from "./forks";
 export { listEvents } from "./history";
 export { rewindForMessage, rewindSession } from "./rewind";
+export { searchChats } from "./search";
 export { createSession, deleteSession, getSession, listSessions, renameSession, sessionAgent } from "./sessions";
 export { currentState, setAppState } from "./state";
 export { countTasks, getTask, getTaskAndTurn, listTasks, requireTask, saveTask } from "./tasks";

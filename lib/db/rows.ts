@@ -25,6 +25,7 @@ export interface SessionRow {
   turn_cancel: boolean | number;
   tree_built: boolean | number;
   deleted_at: number | null;
+  search_indexed: boolean | number;
 }
 
 export const parseJson = <T>(text: string) => JSON.parse(text) as T;

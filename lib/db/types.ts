@@ -1,5 +1,6 @@
 /** Shapes the API returns; shared by the store and the browser. */
 import type { RewindReason } from "@/lib/session/rewind";
+import type { Snippet } from "@/lib/session/search-text";
 import type { State } from "@/lib/session/types";
 
 export interface SessionSummary {
@@ -44,4 +45,18 @@ export interface VersionInfo {
   version: { index: number; count: number } | null;
   /** Why the head ended (its marker's reason); null for the current head. */
   reason: RewindReason | null;
+}
+
+/** A message a search found, in one chat that shows it (docs/api.md, "Search"). */
+export interface SearchHit {
+  session_id: string;
+  session_name: string;
+  invocation_id: string;
+  /** The id the chat shows for the event (a fork shows its source's events under new ids). */
+  event_id: string;
+  author: string;
+  timestamp: string;
+  /** Not in the chat's current view: opening it means switching to the version that holds it. */
+  rewound: boolean;
+  snippet: Snippet;
 }

@@ -5,6 +5,7 @@ import * as appState from "@/app/api/agents/[agent]/state/route";
 import * as agents from "@/app/api/agents/route";
 import * as guest from "@/app/api/auth/guest/route";
 import * as health from "@/app/api/health/route";
+import * as search from "@/app/api/search/route";
 import * as artifactFile from "@/app/api/sessions/[id]/artifacts/[filename]/route";
 import * as artifacts from "@/app/api/sessions/[id]/artifacts/route";
 import * as events from "@/app/api/sessions/[id]/events/route";
@@ -32,6 +33,7 @@ export const routes = {
   fork,
   health,
   rewind,
+  search,
   session,
   switchTo,
   tasks,

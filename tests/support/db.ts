@@ -17,6 +17,7 @@ const TABLES: Record<string, string> = {
   app_state: "agent, key",
   user_state: "user_id, agent, key",
   artifacts: "scope, filename, version",
+  search_keys: "user_id, key",
   auth_users: "id",
   auth_sessions: "id",
   auth_accounts: "id",

@@ -1,8 +1,21 @@
 /** The PostgreSQL schema: the same tables and columns as lib/db/schema/sqlite.ts, in PostgreSQL's types. */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 const millis = (name: string) => bigint(name, { mode: "number" });
 const createdAt = () => millis("created_at").notNull();
 
@@ -41,6 +54,7 @@ export const sessions = pgTable(
     turnCancel: boolean("turn_cancel").notNull().default(false),
     treeBuilt: boolean("tree_built").notNull().default(true),
     deletedAt: millis("deleted_at"),
+    searchIndexed: boolean("search_indexed").notNull().default(true),
   },
   (t) => [
     index("sessions_user_activity").on(t.userId, t.activity),
@@ -64,9 +78,19 @@ export const events = pgTable(
     stateDelta: text("state_delta"),
     artifactDelta: text("artifact_delta"),
     markerParent: integer("marker_parent"),
+    /** Newer events have higher positions (`search_positions`): search lists the newest first (lib/db/search-index.ts). */
+    searchPos: millis("search_pos"),
+    /** For events with text: the key of the user who wrote it, also the first word of `search_doc`. */
+    searchOwner: text("search_owner"),
+    /** Its words as given (`array_to_tsvector`: PostgreSQL's parser and dictionaries play no part). */
+    searchDoc: tsvector("search_doc"),
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.seq] }),
+    // A user's words: looked up in the inverted index, or, when they are in most of the user's messages, read
+    // newest first from the user's own rows; PostgreSQL's planner picks per query (lib/db/search.ts).
+    index("events_search").using("gin", t.searchDoc).where(sql`search_doc IS NOT NULL`),
+    index("events_search_owner").on(t.searchOwner, t.searchPos).where(sql`search_owner IS NOT NULL`),
     // Covering, so a session's markers are read from this small index alone.
     index("events_markers").on(t.sessionId, t.seq, t.markerParent, t.invocationId).where(sql`marker_parent IS NOT NULL`),
     index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
@@ -111,6 +135,23 @@ export const stateCheckpoints = pgTable(
     state: text("state").notNull(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.seq] })],
+);
+
+export const searchPositions = pgSequence("search_positions");
+
+/**
+ * Keys the search index holds a user's rows under besides their own: those of the guests merged into the
+ * account, since index rows keep their writer's key (lib/db/search-index.ts).
+ */
+export const searchKeys = pgTable(
+  "search_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
 export const appState = pgTable(

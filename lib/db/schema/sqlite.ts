@@ -50,6 +50,8 @@ export const sessions = sqliteTable(
     treeBuilt: integer("tree_built", { mode: "boolean" }).notNull().default(true),
     /** Set when the user deleted a chat whose rows forks still share: hidden everywhere, collected with its last fork. */
     deletedAt: integer("deleted_at"),
+    /** False for chats stored before search: their rows are indexed once at start-up (lib/db/prepare.ts). */
+    searchIndexed: integer("search_indexed", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     index("sessions_user_activity").on(t.userId, t.activity),
@@ -78,9 +80,15 @@ export const events = sqliteTable(
     artifactDelta: text("artifact_delta"),
     /** For rewind markers: where the backward effective-history walk continues. */
     markerParent: integer("marker_parent"),
+    /**
+     * For events with text: the row of the full-text index `search_fts` (an FTS5 table, drizzle/sqlite/0010_search_fts.sql)
+     * holding its words, written with the event; newer messages have higher ones (lib/db/search-index.ts).
+     */
+    searchPos: integer("search_pos"),
   },
   (t) => [
     primaryKey({ columns: [t.sessionId, t.seq] }),
+    uniqueIndex("events_search_pos").on(t.searchPos).where(sql`search_pos IS NOT NULL`),
     // Covering, so a session's markers are read from this small index alone.
     index("events_markers").on(t.sessionId, t.seq, t.markerParent, t.invocationId).where(sql`marker_parent IS NOT NULL`),
     index("events_artifact_deltas").on(t.sessionId, t.seq).where(sql`artifact_delta IS NOT NULL`),
@@ -135,6 +143,21 @@ export const stateCheckpoints = sqliteTable(
     state: text("state").notNull(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.seq] })],
+);
+
+/**
+ * Keys the search index holds a user's rows under besides their own: those of the guests merged into the
+ * account, since index rows keep their writer's key (lib/db/search-index.ts).
+ */
+export const searchKeys = sqliteTable(
+  "search_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
 export const appState = sqliteTable(

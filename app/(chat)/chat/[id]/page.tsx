@@ -31,10 +31,10 @@ export default async function ChatPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ draft?: string }>;
+  searchParams: Promise<{ draft?: string; turn?: string }>;
 }) {
   const { id } = await params;
-  const { draft } = await searchParams;
+  const { draft, turn } = await searchParams;
   const loaded = await load(id);
   if (!loaded) {
     return (
@@ -47,5 +47,5 @@ export default async function ChatPage({
       </main>
     );
   }
-  return <Chat key={id} session={loaded.session} initialTasks={loaded.tasks} agents={listAgents()} draft={draft} />;
+  return <Chat key={id} session={loaded.session} initialTasks={loaded.tasks} agents={listAgents()} draft={draft} targetTurn={turn} />;
 }

@@ -1,0 +1,169 @@
+/**
+ * The words search sees (docs/semantics.md, "Search"): one tokenizer, in TypeScript, for both dialects' indexes,
+ * for queries and for highlighting, so SQLite and PostgreSQL find exactly the same messages and a snippet
+ * highlights exactly what matched. Neither database tokenizes: they store and intersect these words.
+ */
+import type { AdkEvent } from "./types";
+
+/** Words of a message past this many characters are not indexed (a pasted log stays a bounded index row). */
+const MAX_INDEXED_CHARS = 100_000;
+/** Longer words are cut to this many characters, in the index and in queries alike. */
+const MAX_WORD = 64;
+/** A query of more words is refused (400). */
+export const MAX_QUERY_WORDS = 16;
+/**
+ * Each word is also indexed under its first 3, 4 and 5 characters (`con_`, `conf_`, `confi_`), so the last
+ * word of a query matches as a prefix through one exact index lookup on both dialects.
+ */
+const PREFIX_LENGTHS = [3, 4, 5];
+const MIN_PREFIX = PREFIX_LENGTHS[0];
+const MAX_PREFIX = PREFIX_LENGTHS.at(-1) as number;
+
+const RUN = /[\p{L}\p{N}\p{M}]+/gu;
+const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/u;
+/** Han and kana are written without spaces: each character is a word of its own. */
+const IDEOGRAPHS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]+/gu;
+const IDEOGRAPH = /^[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]$/u;
+/** Accents on Latin, Greek and Cyrillic letters (café = cafe); other scripts keep their marks, which spell. */
+const ACCENT = /(?<=[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}]\p{M}*)\p{M}/gu;
+
+const fold = (text: string) => text.toLowerCase().normalize("NFKD").replace(ACCENT, "").normalize("NFC");
+const cut = (word: string) => (word.length > MAX_WORD ? [...word].slice(0, MAX_WORD).join("") : word);
+
+/** A word of a text and where it came from there (a run of letters, digits and marks, or one ideograph). */
+interface Word {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** The words of `text`, in order, with their places in it. */
+function wordsOf(text: string, max = MAX_INDEXED_CHARS): Word[] {
+  const words: Word[] = [];
+  for (const run of text.slice(0, max).matchAll(RUN)) {
+    let at = run.index;
+    for (const [part] of run[0].matchAll(IDEOGRAPHS)) {
+      const end = at + part.length;
+      // Folding may turn a letter into a letter and a sign (⒈ → 1.): split there too.
+      for (const word of (IDEOGRAPH.test(part) ? part : fold(part)).split(NOT_WORD)) {
+        if (word) words.push({ word: cut(word), start: at, end });
+      }
+      at = end;
+    }
+  }
+  return words;
+}
+
+/** The text search sees in an event: its text parts (not tool calls, results or files; not a model's thoughts). */
+export function searchableText(event: Pick<AdkEvent, "content" | "partial">): string {
+  if (event.partial) return "";
+  return (event.content?.parts ?? [])
+    .filter((p) => typeof p.text === "string" && !p.thought)
+    .map((p) => p.text)
+    .join("\n");
+}
+
+/** The index entry of a prefix: distinct from any word, which never holds `_`. */
+const prefixEntry = (prefix: string) => `${prefix}_`;
+
+/** What the index holds for a text: each distinct word and its prefixes, space-separated; null when it has no words. */
+export function indexedWords(text: string): string | null {
+  const entries = new Set<string>();
+  for (const { word } of wordsOf(text)) {
+    entries.add(word);
+    const chars = [...word];
+    for (const n of PREFIX_LENGTHS) if (chars.length > n) entries.add(prefixEntry(chars.slice(0, n).join("")));
+  }
+  return entries.size ? [...entries].join(" ") : null;
+}
+
+/** A query as the store runs it: every word must be in the message; the last one may be the start of a word. */
+export interface SearchQuery {
+  words: string[];
+  /** The last word, matched as a prefix (it has at least MIN_PREFIX characters); absent from `words`. */
+  prefix: string | null;
+}
+
+/** Parses what a person typed: only words count, so no input is query syntax to either database. Null: no word in it. */
+export function parseQuery(text: string): SearchQuery | null {
+  const words = [...new Set(wordsOf(text).map((w) => w.word))];
+  if (words.length === 0) return null;
+  const last = words.at(-1) as string;
+  const prefix = [...last].length >= MIN_PREFIX && !IDEOGRAPH.test(last) ? last : null;
+  return { words: prefix ? words.slice(0, -1) : words, prefix };
+}
+
+/**
+ * The index entries a message must hold to match: its words, and for the prefix the entry of its first
+ * MAX_PREFIX characters, or either it or the word itself when shorter. `exact`: false when a longer prefix
+ * was cut, and what matched must still be checked against the text (`matchesQuery`).
+ */
+export function queryEntries(query: SearchQuery): { all: string[]; anyOf: string[]; exact: boolean } {
+  if (!query.prefix) return { all: query.words, anyOf: [], exact: true };
+  const chars = [...query.prefix];
+  if (chars.length > MAX_PREFIX)
+    return { all: [...query.words, prefixEntry(chars.slice(0, MAX_PREFIX).join(""))], anyOf: [], exact: false };
+  return { all: query.words, anyOf: [query.prefix, prefixEntry(query.prefix)], exact: true };
+}
+
+const matchesWord = (query: SearchQuery) => (word: string) =>
+  query.words.includes(word) || (query.prefix !== null && word.startsWith(query.prefix));
+
+/** Whether `text` holds every word of the query (the prefix as the start of one). */
+export function matchesQuery(text: string, query: SearchQuery): boolean {
+  const words = new Set(wordsOf(text).map((w) => w.word));
+  return query.words.every((w) => words.has(w)) && (query.prefix === null || [...words].some((w) => w.startsWith(query.prefix as string)));
+}
+
+/** Part of a message around its first match, with the ranges of `text` that matched (never HTML). */
+export interface Snippet {
+  text: string;
+  highlights: [number, number][];
+}
+
+const SNIPPET = 180;
+const BEFORE = 50;
+
+/** A message as a line of text: Markdown's markup (emphasis, code, links, headings, quotes, bullets) reads as its text. */
+const plain = (markdown: string) =>
+  markdown
+    .replace(/```[^\n]*/g, " ")
+    .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, "$1")
+    .replace(/\*\*|__|~~|`+/g, "")
+    .replace(/^[ \t]{0,3}(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** The snippet of a message for a query: about SNIPPET characters of its text from a little before its first match. */
+export function snippetOf(markdown: string, query: SearchQuery): Snippet {
+  const text = plain(markdown);
+  const matched = wordsOf(text).filter((w) => matchesWord(query)(w.word));
+  const first = matched[0] ?? { start: 0, end: 0 };
+  // From the start of a word shortly before the match, to the end of a word: no word is cut in two.
+  let start = 0;
+  if (first.start > BEFORE) {
+    const gap = /\s+/.exec(text.slice(first.start - BEFORE, first.start));
+    start = gap ? first.start - BEFORE + gap.index + gap[0].length : first.start;
+  }
+  let end = text.length;
+  if (start + SNIPPET < text.length) {
+    const lastGap = text.slice(first.end, start + SNIPPET).search(/\s\S*$/);
+    end = lastGap >= 0 ? first.end + lastGap : Math.max(start + SNIPPET, first.end);
+    if (/[\uD800-\uDBFF]/.test(text[end - 1])) end += 1; // never half a surrogate pair
+  }
+  const head = start > 0 ? "…" : "";
+  const shift = head.length - start;
+  const shown = matched.filter((w) => w.start >= start && w.end <= end).map((w): [number, number] => [w.start + shift, w.end + shift]);
+  return { text: `${head}${text.slice(start, end)}${end < text.length ? "…" : ""}`, highlights: joinRanges(shown) };
+}
+
+/** Ranges in order, overlapping ones (the parts of one run of letters) joined. */
+function joinRanges(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [s, e] of ranges) {
+    const last = out.at(-1);
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
