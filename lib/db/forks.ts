@@ -122,6 +122,7 @@ export async function removeSession(tx: Executor, row: SessionRow): Promise<void
   const read = await readByLiveChats(tx, row.user_id, row.id);
   if (read.length > 0) {
     await tx.run(sql`DELETE FROM artifacts WHERE scope = ${row.id}`);
+    await tx.run(sql`DELETE FROM version_labels WHERE session_id = ${row.id}`);
     await tx.run(
       sql`UPDATE sessions SET deleted_at = ${Date.now()}, state = '{}', initial_state = '{}', stored_bytes = 0 WHERE id = ${row.id}`,
     );

@@ -37,4 +37,7 @@ export interface VersionInfo {
   timestamp: string;
   turns: number;
   last_user_text: string | null;
+  /** The user's name and pin on the head's last turn (lib/db/labels.ts). */
+  label: string | null;
+  pinned: boolean;
 }

@@ -5,6 +5,7 @@ import { walkRewinds } from "@/lib/session/effective-history";
 import { isVisible, latestHeadShowing } from "@/lib/session/versions";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
+import { labelsOf } from "./labels";
 import { invocationAt, invocationNode, markerLinks } from "./layout";
 import { inPiece, type Log, logOf } from "./log";
 import { rewindTx } from "./rewind";
@@ -112,20 +113,24 @@ export async function listVersions(userId: string, sessionId: string): Promise<V
       );
     }
     const leaves = new Set([leaf?.invocationId, ...markers.map((m) => m.after_invocation_id)].filter((id): id is string => Boolean(id)));
-    const texts = await userTexts(tx, log, [...leaves]);
-    const textOf = (id: string | null | undefined) => (id ? (texts.get(id) ?? null) : null);
+    const [texts, labels] = await together([userTexts(tx, log, [...leaves]), labelsOf(tx, row.id)]);
+    const about = (id: string | null | undefined) => ({
+      last_user_text: id ? (texts.get(id) ?? null) : null,
+      label: (id && labels.get(id)?.label) || null,
+      pinned: Boolean(id && labels.get(id)?.pinned),
+    });
     return [
       {
         marker_invocation_id: null,
         timestamp: new Date(row.updated_at).toISOString(),
         turns: leaf?.depth ?? 0,
-        last_user_text: textOf(leaf?.invocationId),
+        ...about(leaf?.invocationId),
       },
       ...markers.map((m) => ({
         marker_invocation_id: m.invocation_id,
         timestamp: new Date(m.timestamp * 1000).toISOString(),
         turns: m.depth,
-        last_user_text: textOf(m.after_invocation_id),
+        ...about(m.after_invocation_id),
       })),
     ];
   });

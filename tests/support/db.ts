@@ -24,6 +24,7 @@ const TABLES: Record<string, string> = {
   auth_passkeys: "id",
   api_tokens: "id",
   invites: "email",
+  version_labels: "session_id, invocation_id",
 };
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */
