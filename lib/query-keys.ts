@@ -7,6 +7,7 @@ export const queryKeys = {
   allTasks: (id: string) => ["tasks", id] as const,
   artifacts: (id: string) => ["artifacts", id] as const,
   versions: (id: string) => ["versions", id] as const,
+  tree: (id: string) => ["tree", id] as const,
 };
 
 /** Page sizes, the same for what the server renders and what the browser fetches after it. */

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Switch } from "radix-ui";
 import type { SessionRecord } from "@/lib/db/types";
 import { HistoryPanel } from "./history-panel";
+import { MapPanel } from "./map-panel";
 import { StatePanelSheet } from "./state-panel";
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
@@ -25,7 +26,7 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
   );
 }
 
-/** The chat's name, its agent (a choice before the first message), the rewound-turns switch, History and the state sheet. */
+/** The chat's name, its agent (a choice before the first message), the rewound-turns switch, Map, History and the state sheet. */
 export function ChatHeader({
   session,
   sessionId,
@@ -36,6 +37,7 @@ export function ChatHeader({
   onShowRewoundChange,
   busy,
   onRestoreVersion,
+  onShowVersion,
 }: {
   session: SessionRecord | undefined;
   sessionId: string | null;
@@ -46,6 +48,7 @@ export function ChatHeader({
   onShowRewoundChange: (show: boolean) => void;
   busy: boolean;
   onRestoreVersion: (markerInvocationId: string) => void;
+  onShowVersion: (invocationId: string) => void;
 }) {
   return (
     <header className="flex items-center gap-3 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
@@ -71,6 +74,7 @@ export function ChatHeader({
         </select>
       )}
       {sessionId && <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />}
+      {sessionId && <MapPanel sessionId={sessionId} busy={busy} onShow={onShowVersion} />}
       {sessionId && <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />}
       <StatePanelSheet sessionId={sessionId} />
     </header>

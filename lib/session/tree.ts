@@ -20,7 +20,7 @@ export interface TurnLabel {
   pinned: boolean;
 }
 
-interface MapTurn {
+export interface MapTurn {
   invocation_id: string;
   parent_invocation_id: string | null;
   /** The user's message, shortened. */

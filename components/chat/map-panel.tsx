@@ -1,0 +1,71 @@
+"use client";
+
+import { Network } from "lucide-react";
+import dynamic from "next/dynamic";
+import { Dialog } from "radix-ui";
+import { useEffect } from "react";
+import { Button } from "../ui/button";
+import { SheetHeader } from "../ui/sheet-header";
+import { usePageDialog } from "../ui/use-page-dialog";
+import { useTreeQuery } from "./queries";
+
+const loadMapView = () => import("./map-view");
+const MapView = dynamic(loadMapView, { ssr: false, loading: () => <Status text="Loading…" /> });
+
+function Status({ text, alert = false }: { text: string; alert?: boolean }) {
+  return (
+    <p role={alert ? "alert" : undefined} className={alert ? "p-4 text-sm text-red-600 dark:text-red-400" : "p-4 text-sm text-zinc-500"}>
+      {text}
+    </p>
+  );
+}
+
+/**
+ * Map: the chat's whole tree of turns in a sheet (the full screen on a phone). Clicking a turn shows that version,
+ * a switch undoable like any rewind; the sheet stays open, so the next version is one click away.
+ */
+export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy: boolean; onShow: (invocationId: string) => void }) {
+  const [open, setOpen] = usePageDialog();
+  const tree = useTreeQuery(sessionId, open);
+  // The map's code (React Flow) loads once the chat has settled, so opening it waits only for the chat's tree.
+  useEffect(() => {
+    const idle = window.requestIdleCallback?.(() => void loadMapView()) ?? window.setTimeout(() => void loadMapView(), 2000);
+    return () => (window.cancelIdleCallback ?? window.clearTimeout)(idle);
+  }, []);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button aria-label="Map" className="p-2 touch:size-11 sm:px-2.5">
+          <Network className="size-4" aria-hidden />
+          <span className="hidden text-xs sm:inline">Map</span>
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/20" />
+        <Dialog.Content
+          // The sheet holds focus until the map has drawn the turn shown now, which takes it.
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            (e.currentTarget as HTMLElement).focus();
+          }}
+          className="fixed inset-0 z-50 flex flex-col bg-white shadow-xl sm:left-auto sm:w-[min(64rem,85vw)] dark:bg-zinc-950"
+        >
+          <SheetHeader title="Map" />
+          <Dialog.Description className="px-4 pt-2 pb-1 text-xs text-zinc-500">
+            Every turn of this chat. Solid boxes are shown now, dashed ones rewound; click one, or press Enter, to show that version with
+            its state and files. Arrow keys move between turns.
+          </Dialog.Description>
+          {tree.isPending ? (
+            <Status text="Loading…" />
+          ) : tree.isError ? (
+            <Status text={tree.error.message} alert />
+          ) : tree.data.turns.length === 0 ? (
+            <Status text="No turns yet." />
+          ) : (
+            <MapView sessionId={sessionId} tree={tree.data} busy={busy} onShow={onShow} />
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
