@@ -1,6 +1,6 @@
 "use client";
 
-import { History } from "lucide-react";
+import { History, Pin } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { VersionInfo } from "@/lib/db/types";
 import { Button } from "../ui/button";
@@ -19,6 +19,17 @@ function Version({ version, disabled, onRestore }: { version: VersionInfo; disab
       aria-current={current ? "true" : undefined}
     >
       <div className="min-w-0 flex-1">
+        {(version.label || version.pinned) && (
+          <p className="flex min-w-0 items-center gap-1.5 text-sm font-semibold">
+            {version.label && <span className="truncate">{version.label}</span>}
+            {version.pinned && (
+              <span className="inline-flex shrink-0 items-center gap-0.5 text-xs font-medium text-amber-700 dark:text-amber-400">
+                <Pin className="size-3" aria-hidden />
+                Pinned
+              </span>
+            )}
+          </p>
+        )}
         <p className="truncate text-sm" title={version.last_user_text ?? undefined}>
           {version.last_user_text ?? <span className="text-zinc-500 italic">No messages</span>}
         </p>
@@ -44,8 +55,9 @@ function Version({ version, disabled, onRestore }: { version: VersionInfo; disab
 }
 
 /**
- * History: every view the chat had, newest first — when, how many turns, the last user message —
- * each restorable with its state and files. Restoring is a rewind, so the usual Undo toast follows.
+ * History: every view the chat had, newest first — when, how many turns, the last user message, and the
+ * name and pin the user gave its last turn (in the map) — each restorable with its state and files.
+ * Restoring is a rewind, so the usual Undo toast follows.
  */
 export function HistoryPanel({
   sessionId,

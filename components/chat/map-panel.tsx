@@ -21,8 +21,8 @@ function Status({ text, alert = false }: { text: string; alert?: boolean }) {
 }
 
 /**
- * Map: the chat's whole tree of turns in a sheet (the full screen on a phone). Clicking a turn shows that version,
- * a switch undoable like any rewind; the sheet stays open, so the next version is one click away.
+ * Map: the chat's whole tree of turns in a sheet (the full screen on a phone). Clicking a turn closes it and
+ * shows that version, a switch undoable like any rewind (as History's Restore does).
  */
 export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy: boolean; onShow: (invocationId: string) => void }) {
   const [open, setOpen] = usePageDialog();
@@ -62,7 +62,15 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
           ) : tree.data.turns.length === 0 ? (
             <Status text="No turns yet." />
           ) : (
-            <MapView sessionId={sessionId} tree={tree.data} busy={busy} onShow={onShow} />
+            <MapView
+              sessionId={sessionId}
+              tree={tree.data}
+              busy={busy}
+              onShow={(invocationId) => {
+                setOpen(false);
+                onShow(invocationId);
+              }}
+            />
           )}
         </Dialog.Content>
       </Dialog.Portal>
