@@ -2,7 +2,7 @@
  * The map's graph from the chat's tree: a node per turn, per fork of the chat and for the chat's source, laid
  * out as one tree (map-layout.ts), and where each arrow key goes from each node.
  */
-import type { ChatTree, MapLink, MapTurn } from "@/lib/session/tree";
+import { type ChatTree, type MapLink, type MapTurn, shownLeaf } from "@/lib/session/tree";
 import { layoutTree, NODE_HEIGHT, NODE_WIDTH, type Position } from "./map-layout";
 
 export type MapNodeData = { kind: "turn"; turn: MapTurn; leaf: boolean } | { kind: "fork" | "source"; link: MapLink };
@@ -27,8 +27,7 @@ export interface MapGraph {
 const linkNodeId = (kind: "fork" | "source", sessionId: string) => `${kind}:${sessionId}`;
 
 export function mapGraph(tree: ChatTree): MapGraph {
-  const parents = new Set(tree.turns.filter((t) => t.current).map((t) => t.parent_invocation_id));
-  const leafId = tree.turns.find((t) => t.current && !parents.has(t.invocation_id))?.invocation_id ?? null;
+  const leafId = shownLeaf(tree);
   const unplaced = [
     ...tree.turns.map((turn) => ({
       id: turn.invocation_id,

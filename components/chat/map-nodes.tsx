@@ -3,7 +3,7 @@
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
 import { CornerUpLeft, GitFork, Pin } from "lucide-react";
 import Link from "next/link";
-import { createContext, type KeyboardEvent, use } from "react";
+import { createContext, type KeyboardEvent, type RefObject, use, useEffect, useRef } from "react";
 import type { MapTurn } from "@/lib/session/tree";
 import { cn } from "../ui/cn";
 import type { ArrowKey, MapNodeData } from "./map-model";
@@ -12,6 +12,8 @@ import type { ArrowKey, MapNodeData } from "./map-model";
 export interface MapControls {
   /** The node holding the one tab stop of the map (a roving tab index). */
   focusedId: string | null;
+  /** The node to take focus once it is rendered: off screen, React Flow renders it only after the viewport moves. */
+  pendingFocus: RefObject<string | null>;
   busy: boolean;
   focus(id: string): void;
   move(id: string, key: ArrowKey): void;
@@ -23,11 +25,18 @@ export const MapContext = createContext<MapControls | null>(null);
 const ARROWS = new Set<string>(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 
 /** The props every node's focusable element shares: the roving tab stop, arrow keys, and its id for focusing it. */
-function useNodeFocus(id: string) {
+function useNodeFocus<E extends HTMLElement>(id: string) {
   const map = use(MapContext) as MapControls;
+  const ref = useRef<E>(null);
+  useEffect(() => {
+    if (map.pendingFocus.current !== id) return;
+    ref.current?.focus({ preventScroll: true });
+    map.pendingFocus.current = null;
+  });
   return {
     map,
     props: {
+      ref,
       "data-map-node": id,
       tabIndex: map.focusedId === id ? 0 : -1,
       onFocus: () => map.focus(id),
@@ -48,8 +57,9 @@ const handles = (
   </>
 );
 
+// React Flow leaves nodes that cannot be selected or dragged without pointer events; these take clicks.
 const box =
-  "flex size-full flex-col rounded-lg border px-3 py-2 text-left text-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-500";
+  "pointer-events-auto flex size-full flex-col rounded-lg border px-3 py-2 text-left text-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-500";
 
 /** What a screen reader hears for a turn: what it says, which version it is, whether the chat shows it. */
 function describeTurn(turn: MapTurn, leaf: boolean): string {
@@ -64,7 +74,7 @@ function describeTurn(turn: MapTurn, leaf: boolean): string {
 
 /** A turn: its name and pin, its message, its version; a click shows that version. */
 function TurnNode({ id, data }: NodeProps<Node<MapNodeData>>) {
-  const { map, props } = useNodeFocus(id);
+  const { map, props } = useNodeFocus<HTMLButtonElement>(id);
   if (data.kind !== "turn") return null;
   const { turn, leaf } = data;
   return (
@@ -111,7 +121,7 @@ function TurnNode({ id, data }: NodeProps<Node<MapNodeData>>) {
 
 /** Another chat branching off here: a fork of this one, or the chat this one was forked from. */
 function LinkNode({ id, data }: NodeProps<Node<MapNodeData>>) {
-  const { props } = useNodeFocus(id);
+  const { props } = useNodeFocus<HTMLAnchorElement>(id);
   if (data.kind === "turn") return null;
   const Icon = data.kind === "fork" ? GitFork : CornerUpLeft;
   return (

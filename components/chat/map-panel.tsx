@@ -1,9 +1,12 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { Network } from "lucide-react";
 import dynamic from "next/dynamic";
 import { Dialog } from "radix-ui";
 import { useEffect } from "react";
+import { queryKeys } from "@/lib/query-keys";
+import { shownLeaf } from "@/lib/session/tree";
 import { Button } from "../ui/button";
 import { SheetHeader } from "../ui/sheet-header";
 import { usePageDialog } from "../ui/use-page-dialog";
@@ -25,8 +28,14 @@ function Status({ text, alert = false }: { text: string; alert?: boolean }) {
  * shows that version, a switch undoable like any rewind (as History's Restore does).
  */
 export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy: boolean; onShow: (invocationId: string) => void }) {
-  const [open, setOpen] = usePageDialog();
+  const [open, setPageOpen] = usePageDialog();
+  const queryClient = useQueryClient();
   const tree = useTreeQuery(sessionId, open);
+  // The map opens on the chat as it is: a tree kept from the last opening may show another version as current.
+  const setOpen = (next: boolean) => {
+    if (!next) queryClient.removeQueries({ queryKey: queryKeys.tree(sessionId) });
+    setPageOpen(next);
+  };
   // The map's code (React Flow) loads once the chat has settled, so opening it waits only for the chat's tree.
   useEffect(() => {
     const idle = window.requestIdleCallback?.(() => void loadMapView()) ?? window.setTimeout(() => void loadMapView(), 2000);
@@ -52,8 +61,8 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
         >
           <SheetHeader title="Map" />
           <Dialog.Description className="px-4 pt-2 pb-1 text-xs text-zinc-500">
-            Every turn of this chat. Solid boxes are shown now, dashed ones rewound; click one, or press Enter, to show that version with
-            its state and files. Arrow keys move between turns.
+            Every turn of this chat: solid ones are shown now, dashed ones rewound. Click one, or press Enter, to show that version with its
+            state and files.
           </Dialog.Description>
           {tree.isPending ? (
             <Status text="Loading…" />
@@ -63,6 +72,8 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
             <Status text="No turns yet." />
           ) : (
             <MapView
+              // A newer tree whose turn shown now is another (a turn ended meanwhile) opens anew, on that turn.
+              key={shownLeaf(tree.data)}
               sessionId={sessionId}
               tree={tree.data}
               busy={busy}

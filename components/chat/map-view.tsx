@@ -3,11 +3,11 @@
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, type Edge, type Node, ReactFlow, type ReactFlowInstance } from "@xyflow/react";
 import { useTheme } from "next-themes";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import type { ChatTree } from "@/lib/session/tree";
 import { MapDetails } from "./map-details";
 import { NODE_HEIGHT, NODE_WIDTH } from "./map-layout";
-import { type ArrowKey, centreOf, type MapNodeData, mapGraph } from "./map-model";
+import { type ArrowKey, centreOf, type MapGraph, type MapNodeData, mapGraph } from "./map-model";
 import { MapContext, type MapControls, NODE_TYPES } from "./map-nodes";
 
 // Colours from app/globals.css, light and dark.
@@ -16,6 +16,27 @@ const EDGE_REWOUND = { stroke: "var(--map-edge-rewound)", strokeWidth: 1.5 };
 const EDGE_LINK = { stroke: "var(--map-edge-link)", strokeWidth: 1.5, strokeDasharray: "5 4" };
 
 const ARIA = { "controls.zoomIn.ariaLabel": "Zoom in", "controls.zoomOut.ariaLabel": "Zoom out", "controls.fitView.ariaLabel": "Fit view" };
+
+/** Readable down to this zoom: a tree that fits in view at it is shown whole. */
+const WHOLE_ZOOM = 0.75;
+
+/**
+ * Where the map opens: the whole tree when it fits in view at a readable size, else the turn shown now a third
+ * of the way down, what led to it above and its other versions beside it.
+ */
+function openOn(flow: ReactFlowInstance<Node<MapNodeData>>, graph: MapGraph, box: DOMRect | undefined) {
+  const width = box?.width ?? 800;
+  const height = box?.height ?? 600;
+  const xs = graph.nodes.map((n) => n.position.x);
+  const ys = graph.nodes.map((n) => n.position.y);
+  const [left, top] = [Math.min(...xs), Math.min(...ys)];
+  const [right, bottom] = [Math.max(...xs) + NODE_WIDTH, Math.max(...ys) + NODE_HEIGHT];
+  const fits = Math.min(width / (right - left + 48), height / (bottom - top + 48));
+  if (fits >= WHOLE_ZOOM) return flow.setCenter((left + right) / 2, (top + bottom) / 2, { zoom: Math.min(1, fits), duration: 0 });
+  const start = graph.nodes.find((n) => n.id === graph.leafId) ?? graph.nodes[0];
+  const centre = centreOf(start.position);
+  return flow.setCenter(centre.x, centre.y + height / 6, { zoom: 1, duration: 0 });
+}
 
 /**
  * The chat's tree of turns (React Flow): the current head in solid boxes ending at "Shown now", rewound turns
@@ -35,14 +56,15 @@ export default function MapView({
 }) {
   const { resolvedTheme } = useTheme();
   const graph = useMemo(() => mapGraph(tree), [tree]);
-  const [chosenId, setFocusedId] = useState(graph.leafId);
+  /** The node the person moved to or clicked; until then the tab stop is on the turn shown now. */
+  const [chosenId, setChosenId] = useState<string | null>(null);
   // A node the chat no longer has (a refetch after a deletion) hands the tab stop to the turn shown now.
   const focused = graph.nodes.find((n) => n.id === chosenId) ?? graph.nodes.find((n) => n.id === graph.leafId) ?? graph.nodes[0] ?? null;
   const focusedId = focused?.id ?? null;
   const flow = useRef<ReactFlowInstance<Node<MapNodeData>> | null>(null);
   const container = useRef<HTMLDivElement>(null);
-  /** A node to give focus to once it is rendered (it may be out of view until the viewport moves). */
-  const pendingFocus = useRef<string | null>(graph.leafId);
+  // Focus goes to the turn shown now when the map opens, then follows the arrow keys (map-nodes.tsx).
+  const pendingFocus = useRef<string | null>(focusedId);
 
   const nodes = useMemo(
     () =>
@@ -63,7 +85,8 @@ export default function MapView({
       graph.nodes.flatMap((n): Edge[] => {
         if (n.parent === null) return [];
         const style = n.data.kind !== "turn" ? EDGE_LINK : n.data.turn.current ? EDGE_CURRENT : EDGE_REWOUND;
-        return [{ id: `${n.parent}>${n.id}`, source: n.parent, target: n.id, style }];
+        // The nodes say where they are; an edge's "from … to …" would only repeat it in ids.
+        return [{ id: `${n.parent}>${n.id}`, source: n.parent, target: n.id, style, domAttributes: { "aria-hidden": true } }];
       }),
     [graph],
   );
@@ -83,33 +106,17 @@ export default function MapView({
     }
   };
 
-  // Focus follows the keyboard onto a node once React Flow renders it, a frame or two after the viewport moved.
-  useEffect(() => {
-    const id = pendingFocus.current;
-    if (id === null || id !== focusedId) return;
-    let frame = 0;
-    let tries = 0;
-    const attempt = () => {
-      const element = container.current?.querySelector<HTMLElement>(`[data-map-node="${CSS.escape(id)}"]`);
-      if (element) {
-        element.focus({ preventScroll: true });
-        pendingFocus.current = null;
-      } else if (++tries < 10) frame = requestAnimationFrame(attempt);
-    };
-    frame = requestAnimationFrame(attempt);
-    return () => cancelAnimationFrame(frame);
-  }, [focusedId]);
-
   const controls: MapControls = {
     focusedId,
+    pendingFocus,
     busy,
-    focus: setFocusedId,
+    focus: setChosenId,
     move(id: string, key: ArrowKey) {
       const next = graph.step(id, key);
       if (next === null) return;
       pendingFocus.current = next;
       reveal(next);
-      setFocusedId(next);
+      setChosenId(next);
     },
     show: onShow,
   };
@@ -123,13 +130,7 @@ export default function MapView({
           nodeTypes={NODE_TYPES}
           onInit={(instance) => {
             flow.current = instance;
-            const start = graph.nodes.find((n) => n.id === graph.leafId) ?? graph.nodes[0];
-            if (start) {
-              const centre = centreOf(start.position);
-              // The turn shown now, a third of the way down: what led to it above, its other versions beside it.
-              const height = container.current?.getBoundingClientRect().height ?? 600;
-              void instance.setCenter(centre.x, centre.y + height / 6, { zoom: 1, duration: 0 });
-            }
+            void openOn(instance, graph, container.current?.getBoundingClientRect());
           }}
           onlyRenderVisibleElements
           nodesDraggable={false}

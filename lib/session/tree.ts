@@ -97,3 +97,6 @@ export function chatTree(
   });
   return { turns, ...links };
 }
+
+/** The last turn the chat shows: a turn is appended after its parent, so the current head's last by seq. */
+export const shownLeaf = (tree: ChatTree) => tree.turns.findLast((t) => t.current)?.invocation_id ?? null;
