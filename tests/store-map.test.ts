@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { checkInvariants } from "@/lib/db/invariants";
 import { labelVersion } from "@/lib/db/labels";
 import {
   appendEvents,
@@ -140,8 +142,10 @@ describe("naming and pinning a version", () => {
     expect((await readTree(f.userId, fork.id)).turns[0]).toMatchObject({ invocation_id: "A", label: null });
     await labelVersion(f.userId, fork.id, "A", { label: "mine", pinned: false });
     expect((await readTree(f.userId, f.sessionId)).turns[0].label).toBe("start");
+    expect(await checkInvariants(await getDb())).toEqual([]);
     await deleteSession(f.userId, f.sessionId);
     expect(await count("version_labels", f.sessionId)).toBe(0);
+    expect(await checkInvariants(await getDb())).toEqual([]);
     await deleteSession(f.userId, fork.id);
     expect(await count("version_labels")).toBe(0);
   });

@@ -12,7 +12,7 @@ import type { ArrowKey, MapNodeData } from "./map-model";
 export interface MapControls {
   /** The node holding the one tab stop of the map (a roving tab index). */
   focusedId: string | null;
-  /** The node to take focus once it is rendered: off screen, React Flow renders it only after the viewport moves. */
+  /** The node to take focus once it is rendered (off screen, React Flow renders it only after the viewport moves). */
   pendingFocus: RefObject<string | null>;
   busy: boolean;
   focus(id: string): void;
@@ -29,8 +29,14 @@ function useNodeFocus<E extends HTMLElement>(id: string) {
   const map = use(MapContext) as MapControls;
   const ref = useRef<E>(null);
   useEffect(() => {
-    if (map.pendingFocus.current !== id) return;
-    ref.current?.focus({ preventScroll: true });
+    const element = ref.current;
+    if (!element || map.focusedId !== id) return;
+    // React Flow may render a node anew (as the viewport settles): the tab stop's node then takes focus back
+    // from wherever the dialog put it (the sheet, or nothing), never from another control.
+    const active = document.activeElement;
+    const astray = !active || active === document.body || (active !== element && active.contains(element));
+    if (map.pendingFocus.current !== id && !astray) return;
+    element.focus({ preventScroll: true });
     map.pendingFocus.current = null;
   });
   return {

@@ -1,11 +1,9 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { Network } from "lucide-react";
 import dynamic from "next/dynamic";
 import { Dialog } from "radix-ui";
-import { useEffect } from "react";
-import { queryKeys } from "@/lib/query-keys";
+import { useEffect, useState } from "react";
 import { shownLeaf } from "@/lib/session/tree";
 import { Button } from "../ui/button";
 import { SheetHeader } from "../ui/sheet-header";
@@ -29,13 +27,14 @@ function Status({ text, alert = false }: { text: string; alert?: boolean }) {
  */
 export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy: boolean; onShow: (invocationId: string) => void }) {
   const [open, setPageOpen] = usePageDialog();
-  const queryClient = useQueryClient();
-  const tree = useTreeQuery(sessionId, open);
-  // The map opens on the chat as it is: a tree kept from the last opening may show another version as current.
+  const [openedAt, setOpenedAt] = useState(0);
   const setOpen = (next: boolean) => {
-    if (!next) queryClient.removeQueries({ queryKey: queryKeys.tree(sessionId) });
+    if (next) setOpenedAt(Date.now());
     setPageOpen(next);
   };
+  const tree = useTreeQuery(sessionId, open);
+  // The map opens on the chat as it is: a tree kept from an earlier opening may show another version as current.
+  const fresh = tree.data && tree.dataUpdatedAt >= openedAt ? tree.data : null;
   // The map's code (React Flow) loads once the chat has settled, so opening it waits only for the chat's tree.
   useEffect(() => {
     const idle = window.requestIdleCallback?.(() => void loadMapView()) ?? window.setTimeout(() => void loadMapView(), 2000);
@@ -55,7 +54,8 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
           // The sheet holds focus until the map has drawn the turn shown now, which takes it.
           onOpenAutoFocus={(e) => {
             e.preventDefault();
-            (e.currentTarget as HTMLElement).focus();
+            const content = e.currentTarget as HTMLElement;
+            if (!content.contains(document.activeElement)) content.focus();
           }}
           className="fixed inset-0 z-50 flex flex-col bg-white shadow-xl sm:left-auto sm:w-[min(64rem,85vw)] dark:bg-zinc-950"
         >
@@ -64,18 +64,18 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
             Every turn of this chat: solid ones are shown now, dashed ones rewound. Click one, or press Enter, to show that version with its
             state and files.
           </Dialog.Description>
-          {tree.isPending ? (
-            <Status text="Loading…" />
-          ) : tree.isError ? (
+          {tree.isError ? (
             <Status text={tree.error.message} alert />
-          ) : tree.data.turns.length === 0 ? (
+          ) : !fresh ? (
+            <Status text="Loading…" />
+          ) : fresh.turns.length === 0 ? (
             <Status text="No turns yet." />
           ) : (
             <MapView
               // A newer tree whose turn shown now is another (a turn ended meanwhile) opens anew, on that turn.
-              key={shownLeaf(tree.data)}
+              key={shownLeaf(fresh)}
               sessionId={sessionId}
-              tree={tree.data}
+              tree={fresh}
               busy={busy}
               onShow={(invocationId) => {
                 setOpen(false);
