@@ -17,14 +17,8 @@ const armClick = (page: Page) =>
 /** The milliseconds from the click to the frame where the page's `done` first held. */
 const sinceClick = (page: Page) => page.evaluate(() => (window.__map.doneAt as number) - (window.__map.clickAt as number));
 
-/**
- * From the click on Map, on a freshly loaded chat (its tree not read yet; the map's code loaded while the
- * page was idle), until the turn shown now is drawn in the map.
- */
-export async function openMap(page: Page, chatId: string) {
-  await page.goto(`/chat/${chatId}`);
-  await expect(page.getByRole("textbox", { name: "Message" })).toBeEditable();
-  await page.waitForLoadState("networkidle");
+/** From the click on Map until the turn shown now is drawn in the map (its tree read anew, as every opening does). */
+async function timeOpening(page: Page) {
   await armClick(page);
   await page.getByRole("button", { name: "Map" }).click();
   await page.waitForFunction(
@@ -38,6 +32,21 @@ export async function openMap(page: Page, chatId: string) {
     { polling: "raf" },
   );
   return sinceClick(page);
+}
+
+/** The map's first opening on a freshly loaded chat (its code loaded while the page was idle, never run yet). */
+export async function openMap(page: Page, chatId: string) {
+  await page.goto(`/chat/${chatId}`);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeEditable();
+  await page.waitForLoadState("networkidle");
+  return timeOpening(page);
+}
+
+/** Closes the map and opens it again, on the same page. */
+export async function reopenMap(page: Page) {
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Map" })).toHaveCount(0);
+  return timeOpening(page);
 }
 
 /** Walks the map with the arrow keys, as a person would, up from the turn shown now to the turn whose message is `text`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapGraph } from "@/components/chat/map-model";
+import { mapGraph, openingView } from "@/components/chat/map-model";
 import { chatTree, type TreeRow } from "@/lib/session/tree";
 
 const row = (invocationId: string, parentId: string | null, firstSeq: number): TreeRow => ({
@@ -45,5 +45,33 @@ describe("the map's graph", () => {
     expect(graph.step("B3", "ArrowRight")).toBe("fork:f1");
     expect(graph.step("A", "ArrowRight")).toBe("source:s0");
     expect(graph.step("fork:f1", "ArrowUp")).toBe("A");
+  });
+});
+
+describe("what React Flow is given", () => {
+  // A chain of 200 turns with a second version of the 100th.
+  const rows = Array.from({ length: 200 }, (_, i) => row(`t${i}`, i ? `t${i - 1}` : null, i + 1));
+  const graph = mapGraph(chatTree([...rows, row("v99", "t98", 300)], "t199", new Map(), { forks: [], source: null }));
+
+  it("only the nodes around the view, with the parents and children of those in it", () => {
+    const leaf = graph.nodes.find((n) => n.id === "t199")!;
+    const view = { x: 400 - leaf.position.x, y: 100 - leaf.position.y, zoom: 1 };
+    const ids = graph.around(view, 800, 600).map((n) => n.id);
+    expect(ids).toContain("t199");
+    expect(ids.length).toBeLessThan(20);
+    const top = Math.min(...ids.map((id) => Number(id.slice(1))));
+    // Every node given has its parent given too, but the topmost (the parent of the highest in the margin).
+    for (const id of ids) if (id !== `t${top}`) expect(ids).toContain(`t${Number(id.slice(1)) - 1}`);
+    expect(graph.around({ x: 0, y: 0, zoom: 0.001 }, 800, 600)).toHaveLength(201);
+  });
+
+  it("opens whole when the tree fits, else on the turn shown now", () => {
+    const small = mapGraph(tree);
+    expect(openingView(small, 1200, 800).zoom).toBeGreaterThanOrEqual(0.75);
+    const view = openingView(graph, 1200, 800);
+    const leaf = graph.nodes.find((n) => n.id === "t199")!;
+    expect(view.zoom).toBe(1);
+    expect(leaf.position.y + view.y).toBeGreaterThan(0);
+    expect(leaf.position.y + view.y).toBeLessThan(800);
   });
 });
