@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { openMap, reopenMap, showVersion, walkUpTo } from "./map";
 import { middle } from "./measure";
 
 const RUNS = 5;
@@ -81,7 +82,27 @@ async function scrollUp(page: Page, pages: number) {
   });
 }
 
-test("chats of each size: time to a visible list, rewind click → updated list, scrolling up, DOM size", async ({
+/**
+ * The map of a chat (bench/fixtures.ts: its last turn of 100 was edited): its first opening on a freshly loaded
+ * page, opening it again, and a click on that turn's first version until the chat shows it; then back.
+ */
+async function mapFigures(page: Page, chatId: string, size: string) {
+  const turns = size.endsWith("k") ? Number(size.slice(0, -1)) * 1000 : Number(size);
+  const original = `message ${turns - 1}`;
+  const first: number[] = [];
+  const again: number[] = [];
+  const click: number[] = [];
+  for (let i = 0; i < RUNS; i++) first.push(await openMap(page, chatId));
+  for (let i = 0; i < RUNS; i++) again.push(await reopenMap(page));
+  for (let i = 0; i < RUNS; i++) {
+    await walkUpTo(page, `${original}, edited`);
+    click.push(await showVersion(page, original));
+    await showVersion(page, `${original}, edited`, original);
+  }
+  return { mapFirstOpen: middle(first), mapOpen: middle(again), mapClick: middle(click) };
+}
+
+test("chats of each size: time to a visible list, rewind click → updated list, scrolling up, DOM size, the map", async ({
   page,
   context,
   baseURL,
@@ -99,7 +120,7 @@ test("chats of each size: time to a visible list, rewind click → updated list,
     await openChat(page, chatId);
     const elements = await page.evaluate(() => document.querySelectorAll("*").length);
     const worstFrame = await scrollUp(page, 3);
-    results[size] = { visible: middle(visible), rewind: middle(rewind), worstFrame, elements };
+    results[size] = { visible: middle(visible), rewind: middle(rewind), worstFrame, elements, ...(await mapFigures(page, chatId, size)) };
     console.log(`browser ${size}:`, results[size]);
   }
   writeFileSync(process.env.BENCH_OUT as string, JSON.stringify(results));

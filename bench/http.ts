@@ -48,6 +48,7 @@ export async function httpBench(results: Results, runs: number, base: string, to
   );
   results.record("http: switch version (and back)", size, (switchOld + switchBack) / 2, "≤ 50 ms");
   results.record("http: list versions", size, await median(runs, () => api("GET", `${path}/versions`)), "≤ 20 ms");
+  results.record("http: the map's tree", size, await median(runs, () => api("GET", `${path}/tree`)));
   const invocation = (i: number) => {
     const id = `e-${randomUUID()}`;
     return ["user", "demo", "demo", "demo"].map((author, k) => ({

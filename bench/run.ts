@@ -67,6 +67,9 @@ function browserBench(results: Results, base: string, token: string, built: Buil
     results.record("browser: rewind click → updated list", size, m.rewind, "≤ 300 ms");
     results.record("browser: worst frame scrolling up 3 pages", size, m.worstFrame, "≤ 100 ms");
     results.record("browser: DOM elements", size, m.elements, "flat");
+    results.record("browser: map's first opening in a page", size, m.mapFirstOpen, "≤ 300 ms at 1k");
+    results.record("browser: map opens again (tree read anew)", size, m.mapOpen, "≤ 300 ms at 1k");
+    results.record("browser: map click → version shown", size, m.mapClick, "≤ 150 ms");
   }
 }
 

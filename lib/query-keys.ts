@@ -10,6 +10,7 @@ export const queryKeys = {
   /** Every search; a change to which version a chat shows invalidates them all. */
   searches: ["search"] as const,
   search: (q: string, includeRewound: boolean) => ["search", q, includeRewound] as const,
+  tree: (id: string) => ["tree", id] as const,
 };
 
 /** Page sizes, the same for what the server renders and what the browser fetches after it. */

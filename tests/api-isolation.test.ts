@@ -22,6 +22,8 @@ function sessionRequests(sessionId: string, invocationId: string): [string, unkn
     ["POST artifact", routes.artifacts.POST, { method: "POST", params, body: { filename: "x.txt", text: "x" } }],
     ["GET artifact", routes.artifactFile.GET, { params: file }],
     ["GET artifact version", routes.artifactFile.GET, { params: file, path: "/x?version=0" }],
+    ["GET tree", routes.tree.GET, { params }],
+    ["PUT label", routes.label.PUT, { method: "PUT", params: { ...params, invocationId }, body: { label: "mine", pinned: true } }],
   ];
 }
 

@@ -108,6 +108,46 @@ describe("versions over HTTP", () => {
   });
 });
 
+describe("the map over HTTP", () => {
+  it("the tree, and naming and pinning a turn: shown in the tree and in versions; 400s write nothing", async () => {
+    const c = await chat(2);
+    await c.post(routes.rewind.POST, { rewind_before_invocation_id: "i1" });
+    const put = (invocationId: string, body: unknown) =>
+      call(routes.label.PUT, { method: "PUT", token: c.token, params: { id: c.id, invocationId }, body });
+    const named = await put("i1", { label: "first try", pinned: true });
+    expect(named.json).toEqual({ data: { invocation_id: "i1", label: "first try", pinned: true } });
+    const tree = await c.get(routes.tree.GET, "/x");
+    expect(tree.status).toBe(200);
+    expect(
+      tree.json.data.turns.map((t: { invocation_id: string; current: boolean; label: string | null }) => [
+        t.invocation_id,
+        t.current,
+        t.label,
+      ]),
+    ).toEqual([
+      ["i0", true, null],
+      ["i1", false, "first try"],
+    ]);
+    expect((await c.get(routes.versions.GET, "/x")).json.data[1]).toMatchObject({ label: "first try", pinned: true });
+
+    const before = await snapshot();
+    for (const [body, code] of [
+      [{ label: "x".repeat(101), pinned: false }, "invalid_request"],
+      [{ label: "x" }, "invalid_request"],
+      [{ label: "x", pinned: "yes" }, "invalid_request"],
+      [{ label: "x", pinned: false, color: "red" }, "invalid_request"],
+    ] as const) {
+      const { status, json } = await put("i1", body);
+      expect({ body, status, code: json.code }).toEqual({ body, status: 400, code });
+    }
+    const marker = (await c.get(routes.versions.GET, "/x")).json.data[1].marker_invocation_id;
+    expect((await put(marker, { label: "x", pinned: false })).json.code).toBe("invocation_not_found");
+    expect((await put("nope", { label: "x", pinned: false })).status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+    expect((await put("i1", { label: null, pinned: false })).json.data).toEqual({ invocation_id: "i1", label: null, pinned: false });
+  });
+});
+
 describe("the operator's app state", () => {
   const put = (token: string | null, body: unknown, agent = "demo") =>
     call(routes.appState.PUT, { method: "PUT", token, params: { agent }, body });

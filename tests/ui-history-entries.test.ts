@@ -10,6 +10,8 @@ const head = (marker: string | null, reason: VersionInfo["reason"]): VersionInfo
   last_invocation_id: "e-1",
   version: null,
   reason,
+  label: null,
+  pinned: false,
 });
 
 describe("History's entries", () => {
@@ -30,6 +32,16 @@ describe("History's entries", () => {
       ["m2", []],
       ["m1", []],
     ]);
+  });
+
+  it("never fold away a head the user named or pinned", () => {
+    const entries = foldSwitches([
+      head("m4", "switch"),
+      { ...head("m3", "switch"), label: "the blue one" },
+      head("m2", "switch"),
+      { ...head("m1", "switch"), pinned: true },
+    ]);
+    expect(entries.map((e) => e.version.marker_invocation_id)).toEqual(["m4", "m3", "m2", "m1"]);
   });
 
   it("say how each head ended, and when to the second today", () => {

@@ -2,7 +2,8 @@
 
 import { z } from "zod";
 import { validatedAction } from "@/lib/api/action";
-import { deleteSession, forkSession, renameSession, rewindSession, switchSession } from "@/lib/db/queries";
+import { labelInput } from "@/lib/api/schemas";
+import { deleteSession, forkSession, labelVersion, renameSession, rewindSession, switchSession } from "@/lib/db/queries";
 
 const sessionId = z.string().min(1).max(100);
 const invocationId = z.string().min(1).max(200);
@@ -36,4 +37,10 @@ export const switchChat = validatedAction(z.object({ sessionId, invocationId }),
 export const forkChat = validatedAction(
   z.object({ sessionId, invocationId: invocationId.optional() }),
   ({ sessionId, invocationId }, userId) => forkSession(userId, sessionId, { invocationId }),
+);
+
+/** Names and pins a turn of the chat (the map's and History's versions); no name and no pin removes them. */
+export const labelChatVersion = validatedAction(
+  labelInput.extend({ sessionId, invocationId }),
+  ({ sessionId, invocationId, ...label }, userId) => labelVersion(userId, sessionId, invocationId, label),
 );

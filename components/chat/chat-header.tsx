@@ -6,6 +6,7 @@ import { Switch } from "radix-ui";
 import type { SessionRecord } from "@/lib/db/types";
 import { ExportMenu } from "./export-menu";
 import { HistoryPanel } from "./history-panel";
+import { MapPanel } from "./map-panel";
 import { ShareDialog } from "./share-dialog";
 import { StatePanelSheet } from "./state-panel";
 
@@ -31,7 +32,7 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
 
 /**
  * The chat's name, its agent (a choice before the first message), and the chat's controls — the rewound-turns
- * switch, History, Share, Export and the state sheet — each with a visible label: on phones they take a row of their own.
+ * switch, Map, History, Share, Export and the state sheet — each with a visible label: on phones they take a row of their own.
  */
 export function ChatHeader({
   session,
@@ -43,6 +44,7 @@ export function ChatHeader({
   onShowRewoundChange,
   busy,
   onRestoreVersion,
+  onShowVersion,
 }: {
   session: SessionRecord | undefined;
   sessionId: string | null;
@@ -53,6 +55,7 @@ export function ChatHeader({
   onShowRewoundChange: (show: boolean) => void;
   busy: boolean;
   onRestoreVersion: (markerInvocationId: string) => void;
+  onShowVersion: (invocationId: string) => void;
 }) {
   return (
     <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
@@ -82,6 +85,7 @@ export function ChatHeader({
         // Below 600 px (sonner's phone layout too, whose toasts sit below it) the controls wrap onto a row of their own.
         <div className="flex w-full items-center justify-end gap-3 min-[600px]:w-auto">
           <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />
+          <MapPanel sessionId={sessionId} busy={busy} onShow={onShowVersion} />
           <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />
           <ShareDialog sessionId={sessionId} disabled={busy} />
           <ExportMenu sessionId={sessionId} />

@@ -177,6 +177,7 @@ export function Chat({
           onShowRewoundChange={setShowRewound}
           busy={busy}
           onRestoreVersion={(marker) => actions.restore(marker, "history")}
+          onShowVersion={(invocationId) => void actions.showVersion(invocationId)}
         />
         <ForkBanner session={current} />
         <Conversation

@@ -10,12 +10,15 @@ export interface HistoryEntry {
 /**
  * Each run of heads that switching versions ended becomes one entry, the newest first with the rest folded
  * under it: every pager click ends a head, and a few clicks back and forth would otherwise fill History.
+ * A head the user named or pinned (in the map) is never folded away.
  */
 export function foldSwitches(versions: VersionInfo[]): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   for (const version of versions) {
     const last = entries.at(-1);
-    if (version.reason === "switch" && last?.version.reason === "switch") last.folded.push(version);
+    const marked = (v: VersionInfo) => v.label !== null || v.pinned;
+    if (version.reason === "switch" && last?.version.reason === "switch" && !marked(version) && !marked(last.version))
+      last.folded.push(version);
     else entries.push({ version, folded: [] });
   }
   return entries;

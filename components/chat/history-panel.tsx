@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronRight, History } from "lucide-react";
+import { ChevronRight, History, Pin } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import type { VersionInfo } from "@/lib/db/types";
@@ -35,6 +35,17 @@ function Version({
     >
       <div className="flex items-start gap-3">
         <div className="min-w-0 flex-1">
+          {(version.label || version.pinned) && (
+            <p className="flex min-w-0 items-center gap-1.5 text-sm font-semibold">
+              {version.label && <span className="truncate">{version.label}</span>}
+              {version.pinned && (
+                <span className="inline-flex shrink-0 items-center gap-0.5 text-xs font-medium text-amber-700 dark:text-amber-400">
+                  <Pin className="size-3" aria-hidden />
+                  Pinned
+                </span>
+              )}
+            </p>
+          )}
           <p className="truncate text-sm" title={version.last_user_text ?? undefined}>
             {version.last_user_text ?? <span className="text-zinc-500 italic">No messages</span>}
           </p>
@@ -85,7 +96,8 @@ function Folded({ count, children }: { count: number; children: React.ReactNode 
 
 /**
  * History: every view the chat had, newest first — its last message, turns and version, how and when it
- * ended — each restorable with its state and files. Restoring is a rewind, so the usual Undo toast follows.
+ * ended, and the name and pin the user gave its last turn (in the map) — each restorable with its state and
+ * files. Restoring is a rewind, so the usual Undo toast follows.
  */
 export function HistoryPanel({
   sessionId,

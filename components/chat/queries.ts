@@ -7,6 +7,7 @@ import type { Task } from "@/lib/a2a/types";
 import { api, apiPage, type Page } from "@/lib/api/client";
 import type { ArtifactInfo, SearchHit, SessionRecord, SessionSummary, VersionInfo } from "@/lib/db/types";
 import { CHATS_PER_PAGE, HITS_PER_PAGE, queryKeys, TURNS_PER_PAGE } from "@/lib/query-keys";
+import type { ChatTree } from "@/lib/session/tree";
 
 /** Loaded pages of a listing, the latest first (older pages are "next": refetching walks back from the latest). */
 type Pages<T> = InfiniteData<Page<T>, string | null>;
@@ -85,6 +86,16 @@ export function useVersionsQuery(sessionId: string | null, enabled: boolean) {
   });
 }
 
+/** The chat's map: every turn, its versions, forks and source; read afresh each time the map opens. */
+export function useTreeQuery(sessionId: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.tree(sessionId ?? ""),
+    queryFn: () => api<ChatTree>(`/api/sessions/${sessionId}/tree`),
+    enabled: Boolean(sessionId) && enabled,
+    staleTime: 0,
+  });
+}
+
 /** The loaded chats, newest first; a chat shown before its page was refetched (just made) is listed once. */
 function distinctChats(data: Pages<SessionSummary>): SessionSummary[] {
   const seen = new Set<string>();
@@ -130,15 +141,20 @@ export function removeChat(queryClient: QueryClient, sessionId: string) {
   );
 }
 
-/** Refetches everything a turn may have changed: tasks, session (name, state), files, versions and the chat list. */
+/** Refetches everything a turn may have changed: tasks, session (name, state), files, versions, the map and the chat list. */
 export function useRefreshSession() {
   const queryClient = useQueryClient();
   return useCallback(
     async (id: string) => {
       await Promise.all(
-        [queryKeys.allTasks(id), queryKeys.session(id), queryKeys.artifacts(id), queryKeys.versions(id), queryKeys.sessions].map(
-          (queryKey) => queryClient.invalidateQueries({ queryKey }),
-        ),
+        [
+          queryKeys.allTasks(id),
+          queryKeys.session(id),
+          queryKeys.artifacts(id),
+          queryKeys.versions(id),
+          queryKeys.tree(id),
+          queryKeys.sessions,
+        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       );
     },
     [queryClient],
@@ -180,6 +196,7 @@ export function useReloadChat() {
       const hidden = lists.filter((query) => !shown.includes(query));
       for (const query of hidden) void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
       void queryClient.invalidateQueries({ queryKey: queryKeys.versions(id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.tree(id) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
     },
     [queryClient],

@@ -25,6 +25,8 @@ export interface TurnActions {
   restore(markerInvocationId: string, from: "divider" | "history"): void;
   /** Shows the branch holding another version of a turn; focus returns to the pager button that asked. */
   switchTo(invocationId: string, button: "Previous version" | "Next version"): void;
+  /** Shows the version holding a turn the map names, with the Undo a rewind offers; resolves once it shows. */
+  showVersion(invocationId: string): Promise<void>;
 }
 
 export function useTurnActions(opts: {
@@ -131,6 +133,12 @@ export function useTurnActions(opts: {
     async switchTo(invocationId, button) {
       focusPagerAfterSwitch({ invocationId, button });
       if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
+    },
+    async showVersion(invocationId) {
+      const result = await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId })));
+      if (!result?.markerInvocationId) return;
+      const description = "State and files are as they were in that version.";
+      offerUndo(result.markerInvocationId, { title: "Showing another version", description, undone: "Back to the version before" });
     },
     async fork(invocationId, userText) {
       if (!sessionId || busy) return;

@@ -61,6 +61,12 @@ export const artifactVersion = z
 
 export const switchInput = z.strictObject({ invocation_id: invocationId });
 
+/** A turn's name (none: null or blank) and pin; neither removes them. */
+export const labelInput = z.strictObject({
+  label: z.string().trim().max(100, "label is at most 100 characters").nullable(),
+  pinned: z.boolean(),
+});
+
 /** `?limit=1..500&before=<cursor>`: one page; neither: everything (docs/api.md, "Paging"). */
 const pageFields = {
   limit: z.coerce

@@ -24,6 +24,9 @@ export const eventBytes = (
 export const invocationBytes = (invocationId: string, afterInvocationId: string | null) =>
   ROW_BYTES + len(invocationId) + len(afterInvocationId);
 
+/** A name and pin on a turn (lib/db/labels.ts). */
+export const labelBytes = (invocationId: string, label: string | null) => ROW_BYTES + len(invocationId) + len(label);
+
 /** A task stored on its invocation: its id, what is kept of it, and the A2A message id that started it. */
 export const taskBytes = (task: Task, stored: string, messageId?: string | null) => len(task.id) + len(stored) + len(messageId);
 

@@ -125,6 +125,7 @@ export async function removeSession(tx: Executor, row: SessionRow): Promise<void
   if (read.length > 0) {
     await tx.run(sql`DELETE FROM artifacts WHERE scope = ${row.id}`);
     await tx.run(sql`DELETE FROM share_links WHERE session_id = ${row.id}`);
+    await tx.run(sql`DELETE FROM version_labels WHERE session_id = ${row.id}`);
     await tx.run(
       sql`UPDATE sessions SET deleted_at = ${Date.now()}, state = '{}', initial_state = '{}', stored_bytes = 0 WHERE id = ${row.id}`,
     );

@@ -64,6 +64,8 @@ async function checkTombstone(tx: Executor, s: SessionRow, sessions: SessionRow[
   if (Number(unread?.n) > 0) say(`holds ${unread?.n} events no live chat reads`);
   const files = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM artifacts WHERE scope = ${s.id}`);
   if (Number(files?.n) > 0) say("still holds files");
+  const labels = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM version_labels WHERE session_id = ${s.id}`);
+  if (Number(labels?.n) > 0) say("still holds names and pins");
 }
 
 async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
@@ -107,6 +109,10 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
     }
   }
   if (s.last_seq !== events.length) say(`last_seq ${s.last_seq} but ${events.length} events`);
+  const turns = new Set(events.filter((e) => e.marker_parent === null).map((e) => e.invocation_id));
+  for (const l of await tx.all<{ invocation_id: string }>(sql`SELECT invocation_id FROM version_labels WHERE session_id = ${s.id}`)) {
+    if (!turns.has(l.invocation_id)) say(`label on ${l.invocation_id}, no turn of the chat`);
+  }
   if (!deepEqual(parseState(s.state), replayState(parseState(s.initial_state), deltas))) say("state differs from a fresh replay");
   if (s.tree_built) {
     const stored = await tx.all<Record<string, unknown>>(

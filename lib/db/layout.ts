@@ -74,6 +74,19 @@ export async function invocationAt(tx: Executor, log: Log, seq: number): Promise
   return row ? toNode(row) : null;
 }
 
+/** `invocationAt` of each of `seqs`, in one statement. */
+export async function invocationsAt(tx: Executor, log: Log, seqs: number[]): Promise<Map<number, InvocationNode>> {
+  const wanted = [...new Set(seqs.filter((seq) => seq >= 1))];
+  if (wanted.length === 0) return new Map();
+  const rows = await tx.all<NodeRow & { at: number }>(
+    sql.join(
+      wanted.map((seq) => nodeHolding(log, seq, sql`CAST(${seq} AS INTEGER) AS at, `)),
+      sql` UNION ALL `,
+    ),
+  );
+  return new Map(rows.map((r) => [Number(r.at), toNode(r)]));
+}
+
 /**
  * `invocationNode` of each id and `invocationAt(seq)`, in one statement: what an append looks up
  * before it writes, one round trip instead of two or more on PostgreSQL.

@@ -45,6 +45,9 @@ export interface VersionInfo {
   version: { index: number; count: number } | null;
   /** Why the head ended (its marker's reason); null for the current head. */
   reason: RewindReason | null;
+  /** The user's name and pin on the head's last turn (lib/db/labels.ts). */
+  label: string | null;
+  pinned: boolean;
 }
 
 /** A message a search found, in one chat that shows it (docs/api.md, "Search"). */

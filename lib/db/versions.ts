@@ -7,6 +7,7 @@ import type { AdkEvent } from "@/lib/session/types";
 import { type InvocationNode, isVisible, latestHeadShowing } from "@/lib/session/versions";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
+import { labelsOf } from "./labels";
 import { invocationAt, invocationNode, markerLinks, nodesAndHolder } from "./layout";
 import { inPiece, type Log, logOf } from "./log";
 import { rewindTx } from "./rewind";
@@ -126,7 +127,7 @@ export async function listVersions(userId: string, sessionId: string): Promise<V
     const leaves = [
       ...new Set([leaf?.invocationId, ...markers.map((m) => m.after_invocation_id)].filter((id): id is string => Boolean(id))),
     ];
-    const texts = await userTexts(tx, log, leaves);
+    const [texts, labels] = await together([userTexts(tx, log, leaves), labelsOf(tx, row.id)]);
     const { nodes } = await nodesAndHolder(tx, log, leaves, 0);
     const placed = [...nodes.values()].filter((n): n is InvocationNode => n !== null);
     const siblings = await siblingsOf(
@@ -140,6 +141,8 @@ export async function listVersions(userId: string, sessionId: string): Promise<V
         last_invocation_id: id ?? null,
         last_user_text: id ? (texts.get(id) ?? null) : null,
         version: found ? { index: found.index, count: found.invocation_ids.length } : null,
+        label: (id && labels.get(id)?.label) || null,
+        pinned: Boolean(id && labels.get(id)?.pinned),
       };
     };
     return [

@@ -10,10 +10,12 @@ import * as artifactFile from "@/app/api/sessions/[id]/artifacts/[filename]/rout
 import * as artifacts from "@/app/api/sessions/[id]/artifacts/route";
 import * as events from "@/app/api/sessions/[id]/events/route";
 import * as fork from "@/app/api/sessions/[id]/fork/route";
+import * as label from "@/app/api/sessions/[id]/labels/[invocationId]/route";
 import * as rewind from "@/app/api/sessions/[id]/rewind/route";
 import * as session from "@/app/api/sessions/[id]/route";
 import * as switchTo from "@/app/api/sessions/[id]/switch/route";
 import * as tasks from "@/app/api/sessions/[id]/tasks/route";
+import * as tree from "@/app/api/sessions/[id]/tree/route";
 import * as versions from "@/app/api/sessions/[id]/versions/route";
 import * as sessions from "@/app/api/sessions/route";
 import { tableRows } from "./db";
@@ -32,11 +34,13 @@ export const routes = {
   events,
   fork,
   health,
+  label,
   rewind,
   search,
   session,
   switchTo,
   tasks,
+  tree,
   versions,
   sessions,
   unknown,

@@ -26,6 +26,7 @@ const TABLES: Record<string, string> = {
   api_tokens: "id",
   invites: "email",
   share_links: "id",
+  version_labels: "session_id, invocation_id",
 };
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */

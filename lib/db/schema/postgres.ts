@@ -125,6 +125,20 @@ export const invocations = pgTable(
   ],
 );
 
+export const versionLabels = pgTable(
+  "version_labels",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    invocationId: text("invocation_id").notNull(),
+    label: text("label"),
+    pinned: boolean("pinned").notNull().default(false),
+    updatedAt: millis("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.invocationId] })],
+);
+
 export const stateCheckpoints = pgTable(
   "state_checkpoints",
   {

@@ -132,6 +132,24 @@ export const invocations = sqliteTable(
   ],
 );
 
+/**
+ * A name and a pin the user gave one turn of a chat, a version in its map and History (docs/semantics.md,
+ * "Versions"). Keyed by the chat that gave it: a fork starts without its source's.
+ */
+export const versionLabels = sqliteTable(
+  "version_labels",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    invocationId: text("invocation_id").notNull(),
+    label: text("label"),
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.invocationId] })],
+);
+
 /** Session state after event `seq`, every CHECKPOINT_EVERY events, so rewinds replay a bounded tail. */
 export const stateCheckpoints = sqliteTable(
   "state_checkpoints",

@@ -1,0 +1,90 @@
+"use client";
+
+import { Network } from "lucide-react";
+import dynamic from "next/dynamic";
+import { Dialog } from "radix-ui";
+import { useEffect, useState } from "react";
+import { shownLeaf } from "@/lib/session/tree";
+import { Button } from "../ui/button";
+import { SheetHeader } from "../ui/sheet-header";
+import { usePageDialog } from "../ui/use-page-dialog";
+import { useTreeQuery } from "./queries";
+
+const loadMapView = () => import("./map-view");
+const MapView = dynamic(loadMapView, { ssr: false, loading: () => <Status text="Loading…" /> });
+
+function Status({ text, alert = false }: { text: string; alert?: boolean }) {
+  return (
+    <p role={alert ? "alert" : undefined} className={alert ? "p-4 text-sm text-red-600 dark:text-red-400" : "p-4 text-sm text-zinc-500"}>
+      {text}
+    </p>
+  );
+}
+
+/**
+ * Map: the chat's whole tree of turns in a sheet (the full screen on a phone). Clicking a turn closes it and
+ * shows that version, a switch undoable like any rewind (as History's Restore does).
+ */
+export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy: boolean; onShow: (invocationId: string) => void }) {
+  const [open, setPageOpen] = usePageDialog();
+  const [openedAt, setOpenedAt] = useState(0);
+  const setOpen = (next: boolean) => {
+    if (next) setOpenedAt(Date.now());
+    setPageOpen(next);
+  };
+  const tree = useTreeQuery(sessionId, open);
+  // The map opens on the chat as it is: a tree kept from an earlier opening may show another version as current.
+  const fresh = tree.data && tree.dataUpdatedAt >= openedAt ? tree.data : null;
+  // The map's code (React Flow) loads once the chat has settled, so opening it waits only for the chat's tree.
+  useEffect(() => {
+    const idle = window.requestIdleCallback?.(() => void loadMapView()) ?? window.setTimeout(() => void loadMapView(), 2000);
+    return () => (window.cancelIdleCallback ?? window.clearTimeout)(idle);
+  }, []);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button aria-label="Map" className="p-2 touch:size-11 sm:px-2.5">
+          <Network className="size-4" aria-hidden />
+          <span className="hidden text-xs sm:inline">Map</span>
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/20" />
+        <Dialog.Content
+          // The sheet holds focus until the map has drawn the turn shown now, which takes it.
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            const content = e.currentTarget as HTMLElement;
+            if (!content.contains(document.activeElement)) content.focus();
+          }}
+          className="fixed inset-0 z-50 flex flex-col bg-white shadow-xl sm:left-auto sm:w-[min(64rem,85vw)] dark:bg-zinc-950"
+        >
+          <SheetHeader title="Map" />
+          <Dialog.Description className="px-4 pt-2 pb-1 text-xs text-zinc-500">
+            Every turn of this chat: solid ones are shown now, dashed ones rewound. Click one, or press Enter, to show that version with its
+            state and files.
+          </Dialog.Description>
+          {tree.isError ? (
+            <Status text={tree.error.message} alert />
+          ) : !fresh ? (
+            <Status text="Loading…" />
+          ) : fresh.turns.length === 0 ? (
+            <Status text="No turns yet." />
+          ) : (
+            <MapView
+              // A newer tree whose turn shown now is another (a turn ended meanwhile) opens anew, on that turn.
+              key={shownLeaf(fresh)}
+              sessionId={sessionId}
+              tree={fresh}
+              busy={busy}
+              onShow={(invocationId) => {
+                setOpen(false);
+                onShow(invocationId);
+              }}
+            />
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
