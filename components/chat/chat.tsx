@@ -3,12 +3,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Task } from "@/lib/a2a/types";
 import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Page } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 import { dismissUndos, notifyInfo } from "../ui/notify";
 import { useHydrated } from "../ui/use-hydrated";
 import { useOnline } from "../ui/use-online";

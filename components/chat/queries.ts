@@ -2,12 +2,12 @@
 
 import { type InfiniteData, keepPreviousData, type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Task } from "@/lib/a2a/types";
 import { api, apiPage, type Page } from "@/lib/api/client";
 import type { ArtifactInfo, SearchHit, SessionRecord, SessionSummary, VersionInfo } from "@/lib/db/types";
 import { CHATS_PER_PAGE, HITS_PER_PAGE, queryKeys, TURNS_PER_PAGE } from "@/lib/query-keys";
 import type { ChatTree } from "@/lib/session/tree";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 
 /** Loaded pages of a listing, the latest first (older pages are "next": refetching walks back from the latest). */
 type Pages<T> = InfiniteData<Page<T>, string | null>;

@@ -6,8 +6,8 @@ import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
 import { WrongAgentError } from "@/lib/errors";
+import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
 import { malformed, toA2AError } from "./errors";
-import type { Task, TaskStatusUpdateEvent } from "./types";
 import { coreMessageText, toStreamResponse } from "./wire";
 
 const controlMetadata = z.looseObject({

@@ -3,11 +3,11 @@
  * resubscribe), and stopping one wherever it runs (docs/semantics.md, "Turns").
  */
 import { randomUUID } from "node:crypto";
-import { agentNote } from "@/lib/a2a/convert";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Message, Task } from "@/lib/a2a/types";
 import { getDb } from "@/lib/db/client";
 import { getTask, getTaskAndTurn, requestCancel, requireTask, runningTurnOf } from "@/lib/db/queries";
+import { agentNote } from "@/lib/task/convert";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Message, Task } from "@/lib/task/types";
 
 export type TurnUpdate =
   | { kind: "task"; task: Task }
