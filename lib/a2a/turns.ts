@@ -1,3 +1,4 @@
+import "server-only";
 import type { SendMessageRequest, StreamResponse } from "@a2a-js/sdk";
 import { Role } from "@a2a-js/sdk";
 import { A2AError } from "@a2a-js/sdk/errors";

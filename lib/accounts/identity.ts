@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Who a request is, in one place for route handlers, the A2A endpoint, pages and server actions:
  * a Bearer credential (a personal API token, or a guest token), else the user a trusted proxy names

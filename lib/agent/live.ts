@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Running turns as others see them: following one from any app instance (a reloaded page, A2A
  * resubscribe), and stopping one wherever it runs (docs/semantics.md, "Turns").

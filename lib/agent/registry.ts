@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { demoAgent } from "./demo-agent";

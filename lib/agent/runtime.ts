@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";

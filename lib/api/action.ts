@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { currentUserId } from "@/lib/auth";
 import { AppError, AuthError } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 /** The process's store connection: SQLite by default, PostgreSQL when DATABASE_URL is set. */
 import { config } from "@/lib/config";
 import type { Database } from "./database";
