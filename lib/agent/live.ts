@@ -80,9 +80,9 @@ export interface LocalTurn {
 }
 
 // On globalThis so every Next.js bundle (route handlers, server actions) sees the same turns.
-const holder = globalThis as typeof globalThis & { __retraceTurns?: Map<string, LocalTurn> };
-holder.__retraceTurns ??= new Map();
-export const localTurns = holder.__retraceTurns;
+const perProcess = globalThis as typeof globalThis & { __retraceTurns?: Map<string, LocalTurn> };
+perProcess.__retraceTurns ??= new Map();
+export const localTurns = perProcess.__retraceTurns;
 
 function watchLocal(turn: LocalTurn): AsyncIterable<TurnUpdate> {
   const watcher = channel<TurnUpdate>();
