@@ -1,4 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
+// Playwright's workers load this config first: specs that open the store import server-only modules.
+import "./scripts/server-context.mjs";
 import { chromiumPath } from "./e2e/support/chromium";
 import { INSTANCE_A, INSTANCE_B, POSTGRES_PORT, SHARED_SECRET } from "./e2e/support/instances";
 

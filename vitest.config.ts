@@ -16,7 +16,8 @@ const BOTH_DIALECTS = [
 ];
 
 export default defineConfig({
-  resolve: { alias: { "@": import.meta.dirname } },
+  // The server's modules `import "server-only"`: tests run them as Next.js does on the server.
+  resolve: { alias: { "@": import.meta.dirname, "server-only": `${import.meta.dirname}/node_modules/server-only/empty.js` } },
   test: {
     environment: "node",
     setupFiles: ["tests/setup.ts"],

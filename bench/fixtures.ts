@@ -1,7 +1,7 @@
-import type { Task } from "@/lib/a2a/types";
 import { appendEvents, createSession, rewindSession, saveArtifact, saveTask } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, ArtifactDelta, StateDelta } from "@/lib/session/types";
+import type { Task } from "@/lib/task/types";
 
 const event = (invocationId: string, author: string, text: string, state: StateDelta = {}, artifacts: ArtifactDelta = {}): AdkEvent => ({
   id: crypto.randomUUID(),

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/import-memory.ts --mb 1024` (`--db postgres` for PostgreSQL): writes a Retrace archive of
+ * `npx tsx --import ./scripts/server-context.mjs bench/import-memory.ts --mb 1024` (`--db postgres` for PostgreSQL): writes a Retrace archive of
  * about that size (chats of ~1 MB: 400 turns, a rewind, two files, tasks), then imports it in a child
  * process that samples its own memory, and prints the peak RSS and heap, the time and the rate.
  * tests/archive-memory.test.ts runs the same on a small file.
@@ -139,9 +139,10 @@ export interface ImportFigures {
 
 /** Imports `file` in a child process (SQLite in `dir`, or `databaseUrl`); resolves with what it measured. */
 export async function importInChild(file: string, dir: string, databaseUrl?: string): Promise<ImportFigures> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(path.dirname(fileURLToPath(import.meta.url)), "import-child.ts"), file],
+    ["--import", "tsx", "--import", path.join(here, "../scripts/server-context.mjs"), path.join(here, "import-child.ts"), file],
     {
       env: {
         ...process.env,

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -13,7 +14,7 @@ interface Claims {
   iat: number;
 }
 
-const holder = globalThis as typeof globalThis & { __retraceKey?: Promise<CryptoKey>; __retraceVerified?: Map<string, Claims> };
+const perProcess = globalThis as typeof globalThis & { __retraceKey?: Promise<CryptoKey>; __retraceVerified?: Map<string, Claims> };
 
 /** AUTH_SECRET, or a random secret kept beside the database so tokens survive restarts. */
 function secret(): Uint8Array<ArrayBuffer> {
@@ -37,8 +38,8 @@ export function derivedSecret(purpose: string): string {
 
 /** The secret as an HMAC key, imported once: importing it on every request cost about 2% of a turn's CPU under load. */
 function key(): Promise<CryptoKey> {
-  holder.__retraceKey ??= crypto.subtle.importKey("raw", secret(), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
-  return holder.__retraceKey;
+  perProcess.__retraceKey ??= crypto.subtle.importKey("raw", secret(), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  return perProcess.__retraceKey;
 }
 
 /**
@@ -49,8 +50,8 @@ function key(): Promise<CryptoKey> {
  */
 const MAX_KNOWN = 10_000;
 function known(): Map<string, Claims> {
-  holder.__retraceVerified ??= new Map();
-  return holder.__retraceVerified;
+  perProcess.__retraceVerified ??= new Map();
+  return perProcess.__retraceVerified;
 }
 
 function remember(token: string, claims: Claims) {

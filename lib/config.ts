@@ -187,13 +187,13 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
 }
 
 const CONFIG_KEYS = [...Object.keys(envSchema.shape)];
-const holder = globalThis as typeof globalThis & { __retraceConfig?: { key: string; config: Config } };
+const perProcess = globalThis as typeof globalThis & { __retraceConfig?: { key: string; config: Config } };
 
 /** The process's configuration, parsed once (and again only if the environment changed, as tests do). */
 export function config(): Config {
   const key = CONFIG_KEYS.map((k) => process.env[k] ?? "").join("\u0000");
-  if (holder.__retraceConfig?.key !== key) holder.__retraceConfig = { key, config: parseConfig(process.env) };
-  return holder.__retraceConfig.config;
+  if (perProcess.__retraceConfig?.key !== key) perProcess.__retraceConfig = { key, config: parseConfig(process.env) };
+  return perProcess.__retraceConfig.config;
 }
 
 /** Where the embedded SQLite database lives (also where a generated auth secret is kept). */

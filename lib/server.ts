@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What an app instance does once, at start-up (instrumentation.ts): check the configuration, open
  * the store (migrations, backfills, the operator's app state), sweep up turns of crashed instances,

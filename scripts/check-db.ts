@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/check-db.ts [sqlite-file]`: the store's invariants (plus SQLite's integrity check)
+ * `npx tsx --import ./scripts/server-context.mjs scripts/check-db.ts [sqlite-file]`: the store's invariants (plus SQLite's integrity check)
  * on a database — the file given, else the one the environment configures (DATABASE_URL or DATABASE_PATH).
  */
 import { closeDb, getDb } from "@/lib/db/client";

@@ -5,7 +5,6 @@ import { call, guestWithChat, newGuest, routes, snapshot } from "./support/api";
 // Server actions read the caller from the request headers; here the headers are the test's, the store is real.
 let authorization: string | null = null;
 vi.mock("next/headers", () => ({ headers: async () => new Headers(authorization ? { authorization } : {}) }));
-vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 const as = (token: string | null) => (authorization = token ? `Bearer ${token}` : null);
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Task } from "@/lib/a2a/types";
 import { appendEvents, createSession, forkSession, getSession, listTasks } from "@/lib/db/queries";
+import type { Task } from "@/lib/task/types";
 import { event } from "./helpers";
 import { legacyMessage, rpc, v1Message } from "./support/a2a";
 import { newGuest, snapshot } from "./support/api";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messageText } from "@/lib/a2a/convert";
-import type { Task, TaskStatusUpdateEvent } from "@/lib/a2a/types";
 import { createSession, getSession, getTask, listTasks } from "@/lib/db/queries";
+import { messageText } from "@/lib/task/convert";
+import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
 import { legacyMessage as message, type Rpc, rpc } from "./support/a2a";
 import { call, newGuest, routes, snapshot } from "./support/api";
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { messageText } from "@/lib/a2a/convert";
-import type { Message } from "@/lib/a2a/types";
 import { parseIntent } from "@/lib/agent/demo-agent";
 import { getAgent, listAgents } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getSession, listArtifacts, listEvents, listTasks, loadArtifact, rewindSession, saveArtifact } from "@/lib/db/queries";
+import { messageText } from "@/lib/task/convert";
+import type { Message } from "@/lib/task/types";
 import { type Fixture, fixture } from "./helpers";
 
 const demo = getAgent("demo");

@@ -1,7 +1,5 @@
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { messageText } from "@/lib/a2a/convert";
-import type { Task } from "@/lib/a2a/types";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";
@@ -25,6 +23,8 @@ import {
   saveArtifact,
   switchSession,
 } from "@/lib/db/queries";
+import { messageText } from "@/lib/task/convert";
+import type { Task } from "@/lib/task/types";
 import { completedTask, event, type Fixture, fixture, holdTurn, texts } from "./helpers";
 import { countTransactions, tableRows } from "./support/db";
 import { sharedDatabase, startProcess } from "./support/processes";

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { loadedTasks, truncateTasks } from "@/components/chat/queries";
 import { rowsByDay } from "@/components/chat/sidebar";
 import { siblingsOf } from "@/components/chat/turn-rows";
-import type { Task } from "@/lib/a2a/types";
 import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import type { Task } from "@/lib/task/types";
 
 const task = (id: string, metadata: Record<string, unknown> = {}): Task => ({
   kind: "task",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeRewind, timeAgo, turnRows } from "@/components/chat/turn-rows";
 import { readableError } from "@/components/ui/readable-error";
-import type { Task } from "@/lib/a2a/types";
+import type { Task } from "@/lib/task/types";
 
 const task = (id: string, rewound?: { by: string; reason?: string }): Task => ({
   kind: "task",

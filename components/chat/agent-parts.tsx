@@ -1,6 +1,6 @@
 import { FileText, Wrench } from "lucide-react";
-import { messageText } from "@/lib/a2a/convert";
-import type { Message } from "@/lib/a2a/types";
+import { messageText } from "@/lib/task/convert";
+import type { Message } from "@/lib/task/types";
 import { Markdown } from "./markdown";
 
 function pretty(value: unknown) {

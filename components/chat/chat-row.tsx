@@ -38,6 +38,8 @@ export function ChatRow({ session, active }: { session: SessionSummary; active: 
     onSuccess: (fork) => {
       addChat(queryClient, fork);
       void refresh();
+      // The source's record lists its forks.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
       announce(null);
       router.push(`/chat/${fork.id}`);
     },

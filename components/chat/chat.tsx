@@ -3,12 +3,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Task } from "@/lib/a2a/types";
 import { DEMO_AGENT } from "@/lib/agent/names";
-import type { Page } from "@/lib/api/client";
+import type { ApiPage } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 import { dismissUndos, notifyInfo } from "../ui/notify";
 import { useHydrated } from "../ui/use-hydrated";
 import { useOnline } from "../ui/use-online";
@@ -33,7 +33,7 @@ export function Chat({
 }: {
   session: SessionRecord | null;
   /** The latest page of turns, rendered by the server. */
-  initialTasks?: Page<Task>;
+  initialTasks?: ApiPage<Task>;
   agents: { name: string; description: string }[];
   draft?: string;
   /** A turn to bring into view (a search hit's, `?turn=`). */

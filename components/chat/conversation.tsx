@@ -3,8 +3,8 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { AlertCircle, ArrowDown, LoaderCircle, RotateCw } from "lucide-react";
 import { memo, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Task } from "@/lib/a2a/types";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { useHydrated } from "../ui/use-hydrated";

@@ -2,15 +2,15 @@
 
 import { type InfiniteData, keepPreviousData, type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Task } from "@/lib/a2a/types";
-import { api, apiPage, type Page } from "@/lib/api/client";
+import { type ApiPage, api, apiPage } from "@/lib/api/client";
 import type { ArtifactInfo, SearchHit, SessionRecord, SessionSummary, VersionInfo } from "@/lib/db/types";
 import { CHATS_PER_PAGE, HITS_PER_PAGE, queryKeys, TURNS_PER_PAGE } from "@/lib/query-keys";
 import type { ChatTree } from "@/lib/session/tree";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 
 /** Loaded pages of a listing, the latest first (older pages are "next": refetching walks back from the latest). */
-type Pages<T> = InfiniteData<Page<T>, string | null>;
+type Pages<T> = InfiniteData<ApiPage<T>, string | null>;
 
 /** The session (name, lineage, merged state): one query, shared by the chat's header and its state panel. */
 export function useSessionQuery(sessionId: string | null, initial?: SessionRecord) {
@@ -34,7 +34,7 @@ const chronological = (data: Pages<Task>) => [...data.pages].reverse().flatMap((
  * The session's turns, effective or with the rewound ones flagged, a page at a time: the latest page
  * first (`initial` is the one the server rendered), older ones by `fetchNextPage` as the reader scrolls up.
  */
-export function useTasksQuery(sessionId: string | null, includeRewound: boolean, initial?: Page<Task>) {
+export function useTasksQuery(sessionId: string | null, includeRewound: boolean, initial?: ApiPage<Task>) {
   return useInfiniteQuery({
     queryKey: queryKeys.tasks(sessionId ?? "", includeRewound),
     queryFn: ({ pageParam }) => fetchTaskPage(sessionId!, includeRewound, pageParam),
@@ -103,7 +103,7 @@ function distinctChats(data: Pages<SessionSummary>): SessionSummary[] {
 }
 
 /** The user's chats, most recently active first, a page at a time (`initial` is the page the server rendered). */
-export function useSessionsQuery(initial: Page<SessionSummary>) {
+export function useSessionsQuery(initial: ApiPage<SessionSummary>) {
   return useInfiniteQuery({
     queryKey: queryKeys.sessions,
     queryFn: ({ pageParam }) => apiPage<SessionSummary>("/api/sessions", CHATS_PER_PAGE, pageParam),
@@ -176,7 +176,7 @@ export function useReloadChat() {
       const lists = queryClient.getQueryCache().findAll({ queryKey: queryKeys.allTasks(id) });
       const shown = lists.filter((query) => query.getObserversCount() > 0);
       const reload = async (includeRewound: boolean, count: number) => {
-        const pages: Page<Task>[] = [];
+        const pages: ApiPage<Task>[] = [];
         const pageParams: (string | null)[] = [];
         for (let before: string | null = null; pages.length < count; before = pages.at(-1)!.next_before) {
           pageParams.push(before);

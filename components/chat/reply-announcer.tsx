@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { messageText } from "@/lib/a2a/convert";
+import { messageText } from "@/lib/task/convert";
 import { speak } from "../ui/announcer";
 import { replyText } from "./agent-parts";
 import type { LiveTurn } from "./use-live-turn";

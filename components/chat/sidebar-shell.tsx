@@ -2,13 +2,13 @@
 
 import { Menu as MenuIcon } from "lucide-react";
 import { Dialog } from "radix-ui";
-import type { Page } from "@/lib/api/client";
+import type { ApiPage } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
 import { usePageDialog } from "../ui/use-page-dialog";
 import { type AccountProps, Sidebar } from "./sidebar";
 
 /** The sidebar beside the chat on wide screens; on phones, a drawer behind an "Open chats" button. */
-export function SidebarShell({ initialSessions, account }: { initialSessions: Page<SessionSummary>; account: AccountProps }) {
+export function SidebarShell({ initialSessions, account }: { initialSessions: ApiPage<SessionSummary>; account: AccountProps }) {
   const [open, setOpen] = usePageDialog();
   return (
     <>

@@ -5,7 +5,7 @@ import { Plus } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { SignInOptions, Viewer } from "@/lib/accounts/viewer";
-import type { Page } from "@/lib/api/client";
+import type { ApiPage } from "@/lib/api/client";
 import type { SessionSummary } from "@/lib/db/types";
 import { AccountArea } from "../account/account-area";
 import { ThemeMenu } from "../ui/theme-menu";
@@ -42,7 +42,7 @@ export function rowsByDay(sessions: SessionSummary[], now = Date.now()): Row[] {
 }
 
 /** The user's chats, a page at a time as they scroll, in a virtualised list (thousands of chats stay light). */
-function ChatList({ initialSessions }: { initialSessions: Page<SessionSummary> }) {
+function ChatList({ initialSessions }: { initialSessions: ApiPage<SessionSummary> }) {
   const sessions = useSessionsQuery(initialSessions);
   const hidden = useHiddenChats();
   const activeId = useShownChatId();
@@ -101,7 +101,7 @@ export function Sidebar({
   account,
   onNavigate,
 }: {
-  initialSessions: Page<SessionSummary>;
+  initialSessions: ApiPage<SessionSummary>;
   account: AccountProps;
   onNavigate?: () => void;
 }) {

@@ -1,5 +1,5 @@
-import type { Task } from "@/lib/a2a/types";
 import type { RewindReason } from "@/lib/session/rewind";
+import type { Task } from "@/lib/task/types";
 
 /** What `?include_rewound=true` says about a hidden turn: the marker that hid it, when and why. */
 export interface Rewound {

@@ -1,9 +1,9 @@
 "use client";
 
 import { LoaderCircle, RefreshCw } from "lucide-react";
-import { messageText } from "@/lib/a2a/convert";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Task } from "@/lib/a2a/types";
+import { messageText } from "@/lib/task/convert";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 import { cn } from "../ui/cn";
 import { Menu, MenuItem } from "../ui/menu";
 import { AgentParts, replyText } from "./agent-parts";

@@ -3,9 +3,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { cancelTask, isHistoryChanged, resubscribeTask, type StreamEvent, streamMessage } from "@/lib/a2a/client";
-import { messageText } from "@/lib/a2a/convert";
-import type { Message, Task, TaskState, TaskStatusUpdateEvent } from "@/lib/a2a/types";
 import { queryKeys } from "@/lib/query-keys";
+import { messageText } from "@/lib/task/convert";
+import type { Message, Task, TaskState, TaskStatusUpdateEvent } from "@/lib/task/types";
 import { notifyError } from "../ui/notify";
 import { isConnectionLost, readableError } from "../ui/readable-error";
 import { backOnline } from "../ui/use-online";

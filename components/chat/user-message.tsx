@@ -2,9 +2,9 @@
 
 import { GitFork, Pencil, Undo2 } from "lucide-react";
 import { useState } from "react";
-import { messageText } from "@/lib/a2a/convert";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Message } from "@/lib/a2a/types";
+import { messageText } from "@/lib/task/convert";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Message } from "@/lib/task/types";
 import { Button } from "../ui/button";
 import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";

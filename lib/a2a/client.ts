@@ -1,7 +1,7 @@
 import { AgentCard, CancelTaskRequest, SendMessageRequest, type StreamResponse, SubscribeToTaskRequest } from "@a2a-js/sdk";
 import { type Client, ClientFactory, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
-import type { Task, TaskStatusUpdateEvent } from "./types";
+import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
 
 export type StreamEvent = Task | TaskStatusUpdateEvent;
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
 import {
   A2A_LEGACY_PROTOCOL_VERSION,

@@ -1,3 +1,4 @@
+import "server-only";
 import type {
   AgentCard,
   CancelTaskRequest,
@@ -14,10 +15,10 @@ import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { cancelTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getTask } from "@/lib/db/queries";
+import type { Task } from "@/lib/task/types";
 import { malformed, taskError, toA2AError } from "./errors";
 import { pageTasks } from "./paging";
 import { begin, streamTurn } from "./turns";
-import type { Task } from "./types";
 import { toCoreTask, toStreamResponse } from "./wire";
 
 const MAX_PAGE_SIZE = 100;

@@ -1,3 +1,4 @@
+import "server-only";
 import type { SendMessageRequest, StreamResponse } from "@a2a-js/sdk";
 import { Role } from "@a2a-js/sdk";
 import { A2AError } from "@a2a-js/sdk/errors";
@@ -6,8 +7,8 @@ import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
 import { WrongAgentError } from "@/lib/errors";
+import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
 import { malformed, toA2AError } from "./errors";
-import type { Task, TaskStatusUpdateEvent } from "./types";
 import { coreMessageText, toStreamResponse } from "./wire";
 
 const controlMetadata = z.looseObject({

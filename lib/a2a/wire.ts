@@ -1,6 +1,6 @@
 import type { Message as CoreMessage, Task as CoreTask, StreamResponse } from "@a2a-js/sdk";
 import { legacyPushNotificationToV1StreamResponse } from "@a2a-js/sdk/compat/v0_3";
-import type { Message, Task, TaskStatusUpdateEvent } from "./types";
+import type { Message, Task, TaskStatusUpdateEvent } from "@/lib/task/types";
 
 /**
  * Retrace's v0.3-shaped objects as the SDK's v1.0 objects, by the SDK's own v0.3 → v1.0 translator; its

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * better-auth over the store's own connection: email and password, passkeys, and OpenID Connect from the
  * environment. Its tables live beside the store's (lib/db/schema/accounts-*.ts) and an account's id is a

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Who a request is, in one place for route handlers, the A2A endpoint, pages and server actions:
  * a Bearer credential (a personal API token, or a guest token), else the user a trusted proxy names
@@ -46,7 +47,7 @@ interface Known {
   profile?: { name: string; email: string };
 }
 
-const holder = globalThis as typeof globalThis & { __retraceSessions?: Map<string, Known>; __retraceProxyUsers?: Map<string, Known> };
+const perProcess = globalThis as typeof globalThis & { __retraceSessions?: Map<string, Known>; __retraceProxyUsers?: Map<string, Known> };
 const MAX_KNOWN = 10_000;
 
 function remember(map: Map<string, Known>, key: string, known: Known) {
@@ -73,9 +74,9 @@ async function sessionAccount(headers: Headers): Promise<{ known: Known | null; 
   const token = cookieOf(headers, SESSION_COOKIES);
   if (!token) return { known: null, cookies: [] };
   const data = cookieOf(headers, DATA_COOKIES);
-  holder.__retraceSessions ??= new Map();
+  perProcess.__retraceSessions ??= new Map();
   const key = `${token}|${data ?? ""}`;
-  const known = holder.__retraceSessions.get(key);
+  const known = perProcess.__retraceSessions.get(key);
   if (known && known.until > Date.now()) return { known, cookies: [] };
   const auth = await getAuth();
   const { headers: answer, response } = await auth.api.getSession({ headers, returnHeaders: true });
@@ -85,7 +86,7 @@ async function sessionAccount(headers: Headers): Promise<{ known: Known | null; 
   const confirmed: Known = { userId: response.user.id, until, profile: { name: response.user.name, email: response.user.email } };
   // Only a cache better-auth accepted as it stands (it sets a new one when it read the database instead).
   if (data && !cookies.some((c) => DATA_COOKIES.some((name) => c.startsWith(`${name}=`))))
-    remember(holder.__retraceSessions, key, confirmed);
+    remember(perProcess.__retraceSessions, key, confirmed);
   return { known: confirmed, cookies };
 }
 
@@ -93,17 +94,17 @@ async function sessionAccount(headers: Headers): Promise<{ known: Known | null; 
 async function proxyAccount(name: string): Promise<string | null> {
   const value = name.trim();
   if (!value || value.length > 254 || /\p{Cc}/u.test(value)) return null;
-  holder.__retraceProxyUsers ??= new Map();
-  const known = holder.__retraceProxyUsers.get(value);
+  perProcess.__retraceProxyUsers ??= new Map();
+  const known = perProcess.__retraceProxyUsers.get(value);
   if (known && known.until > Date.now()) return known.userId;
   const userId = await trustedAccount(value);
-  remember(holder.__retraceProxyUsers, value, { userId, until: Date.now() + 60_000 });
+  remember(perProcess.__retraceProxyUsers, value, { userId, until: Date.now() + 60_000 });
   return userId;
 }
 
 /** Forgets what this process knew about an account (deleted, or signed out everywhere). */
 export function forgetAccount(userId: string) {
-  for (const map of [holder.__retraceSessions, holder.__retraceProxyUsers]) {
+  for (const map of [perProcess.__retraceSessions, perProcess.__retraceProxyUsers]) {
     for (const [key, known] of map ?? []) if (known.userId === userId) map?.delete(key);
   }
 }

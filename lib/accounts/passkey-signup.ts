@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Passkey-first sign-up: someone without an account names themselves (name and email, sent as the
  * registration's `context`), registers a passkey, and the account is created once the passkey verifies.

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Who may create an account (RETRACE_SIGNUP), what a password must be, and which guest a sign-in
  * upgrades: the one whose signed token the request carries, never an id the client names.

@@ -1,3 +1,4 @@
+import "server-only";
 /** What the pages need to know about the person looking at them, read from the request (no database read). */
 import { headers } from "next/headers";
 import { config } from "@/lib/config";

@@ -98,8 +98,8 @@ export function parseIntent(text: string): Intent {
 
 /** The most characters of a file the demo agent shows: a big file becomes a short reply, not an hours-long stream. */
 const MAX_ECHO = 2_000;
-/** A reply streams in at most this many pieces, whatever its length. */
-const MAX_PIECES = 200;
+/** A reply streams in at most this many chunks, whatever its length. */
+const MAX_CHUNKS = 200;
 
 const HELP =
   "Hi! I'm the demo agent. I can **set** state (`set color to red`), **read** it (`what is color?`), " +
@@ -131,19 +131,19 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-/** `text` in word-aligned pieces, at most MAX_PIECES of them. */
-function pieces(text: string): string[] {
+/** `text` in word-aligned chunks, at most MAX_CHUNKS of them. */
+function chunks(text: string): string[] {
   const words = text.split(/(?<=\s)/);
-  const size = Math.ceil(words.length / MAX_PIECES);
+  const size = Math.ceil(words.length / MAX_CHUNKS);
   return Array.from({ length: Math.ceil(words.length / size) }, (_, i) => words.slice(i * size, (i + 1) * size).join(""));
 }
 
 /** Streams `text` word by word (a few words at a time when it is long), then emits it as one final event. */
 async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<AgentOutput> {
   const delay = wordDelay();
-  for (const piece of pieces(text)) {
+  for (const chunk of chunks(text)) {
     if (signal.aborted) return;
-    yield { type: "text-delta", text: piece };
+    yield { type: "text-delta", text: chunk };
     await sleep(delay, signal);
   }
   if (!signal.aborted) yield { type: "event", parts: [{ text }] };

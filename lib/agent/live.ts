@@ -1,13 +1,14 @@
+import "server-only";
 /**
  * Running turns as others see them: following one from any app instance (a reloaded page, A2A
  * resubscribe), and stopping one wherever it runs (docs/semantics.md, "Turns").
  */
 import { randomUUID } from "node:crypto";
-import { agentNote } from "@/lib/a2a/convert";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Message, Task } from "@/lib/a2a/types";
 import { getDb } from "@/lib/db/client";
 import { getTask, getTaskAndTurn, requestCancel, requireTask, runningTurnOf } from "@/lib/db/queries";
+import { agentNote } from "@/lib/task/convert";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Message, Task } from "@/lib/task/types";
 
 export type TurnUpdate =
   | { kind: "task"; task: Task }
@@ -79,9 +80,9 @@ export interface LocalTurn {
 }
 
 // On globalThis so every Next.js bundle (route handlers, server actions) sees the same turns.
-const holder = globalThis as typeof globalThis & { __retraceTurns?: Map<string, LocalTurn> };
-holder.__retraceTurns ??= new Map();
-export const localTurns = holder.__retraceTurns;
+const perProcess = globalThis as typeof globalThis & { __retraceTurns?: Map<string, LocalTurn> };
+perProcess.__retraceTurns ??= new Map();
+export const localTurns = perProcess.__retraceTurns;
 
 function watchLocal(turn: LocalTurn): AsyncIterable<TurnUpdate> {
   const watcher = channel<TurnUpdate>();

@@ -1,3 +1,4 @@
+import "server-only";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, jsonSchema, streamText, type ToolSet, tool } from "ai";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+import "server-only";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { demoAgent } from "./demo-agent";
@@ -5,14 +6,14 @@ import { modelAgent } from "./model-agent";
 import type { Agent } from "./types";
 
 // Model agents are built once per configuration, not on every request.
-const holder = globalThis as typeof globalThis & { __retraceAgents?: { from: object; agents: Agent[] } };
+const perProcess = globalThis as typeof globalThis & { __retraceAgents?: { from: object; agents: Agent[] } };
 
 /** The demo agent first, then the configured model agents. */
 function agents(): Agent[] {
   const current = config();
-  if (holder.__retraceAgents?.from !== current)
-    holder.__retraceAgents = { from: current, agents: [demoAgent, ...current.modelAgents.map(modelAgent)] };
-  return holder.__retraceAgents.agents;
+  if (perProcess.__retraceAgents?.from !== current)
+    perProcess.__retraceAgents = { from: current, agents: [demoAgent, ...current.modelAgents.map(modelAgent)] };
+  return perProcess.__retraceAgents.agents;
 }
 
 export function listAgents(): { name: string; description: string }[] {

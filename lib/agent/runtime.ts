@@ -1,6 +1,5 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
-import { agentNote, eventToMessage, messageText } from "@/lib/a2a/convert";
-import type { Message, Task, TaskState } from "@/lib/a2a/types";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
 import type { LogCursor } from "@/lib/db/events";
@@ -9,6 +8,8 @@ import { leaseMs } from "@/lib/db/turns";
 import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
+import { agentNote, eventToMessage, messageText } from "@/lib/task/convert";
+import type { Message, Task, TaskState } from "@/lib/task/types";
 import { CONTEXT_EVENTS } from "./context";
 import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
 import type { Agent } from "./types";

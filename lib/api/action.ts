@@ -1,4 +1,4 @@
-import { revalidatePath } from "next/cache";
+import "server-only";
 import type { z } from "zod";
 import { currentUserId } from "@/lib/auth";
 import { AppError, AuthError } from "@/lib/errors";
@@ -7,8 +7,9 @@ import { parse } from "./handler";
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
 
 /**
- * A server action that reads like a route handler: validate → authenticate → run → revalidate,
- * with failures returned (not thrown) so the client can show the server's message.
+ * A server action that reads like a route handler: validate → authenticate → run, with failures returned
+ * (not thrown) so the client can show the server's message. Nothing is revalidated: every caller refetches
+ * what it changed through React Query, the one refresh path (components/chat/queries.ts).
  */
 export function validatedAction<S extends z.ZodType, T>(schema: S, run: (input: z.infer<S>, userId: string) => T | Promise<T>) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => {
@@ -17,7 +18,6 @@ export function validatedAction<S extends z.ZodType, T>(schema: S, run: (input: 
       const userId = await currentUserId();
       if (!userId) throw new AuthError();
       const data = await run(parsed, userId);
-      revalidatePath("/", "layout");
       return { ok: true, data };
     } catch (error) {
       if (error instanceof AppError) return { ok: false, error: error.message, code: error.code };

@@ -1,5 +1,5 @@
-/** One page of a listing (docs/api.md, "Paging"): its items and the cursor of the page before it (null at the start). */
-export interface Page<T> {
+/** One page of a listing as the API sends it (docs/api.md, "Paging"), not the store's `Page` (lib/db/paging.ts): its items and the cursor of the page before it (null at the start). */
+export interface ApiPage<T> {
   data: T[];
   next_before: string | null;
 }
@@ -20,7 +20,7 @@ export async function api<T>(path: string, init?: RequestInit): Promise<T> {
 }
 
 /** One page of a listing: `limit` items before the `before` cursor (the latest ones without it). */
-export function apiPage<T>(path: string, limit: number, before: string | null): Promise<Page<T>> {
+export function apiPage<T>(path: string, limit: number, before: string | null): Promise<ApiPage<T>> {
   const query = new URLSearchParams({ limit: String(limit), ...(before ? { before } : {}) });
-  return request<Page<T>>(`${path}${path.includes("?") ? "&" : "?"}${query}`);
+  return request<ApiPage<T>>(`${path}${path.includes("?") ? "&" : "?"}${query}`);
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { type IdentityKind, identify } from "@/lib/accounts/identity";
 import { authCookie, isHttps, issueToken } from "@/lib/auth";

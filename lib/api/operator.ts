@@ -1,3 +1,4 @@
+import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/config";
 import { AuthError, NotFoundError } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { refuseForeignOrigin } from "./handler";
 import { assertJsonText } from "./json-text";

@@ -82,8 +82,8 @@ const beforeNeedsLimit = [
   { message: "before needs a limit" },
 ] as const;
 
-/** The page a listing query asks for, if any. */
-export const pageOf = (q: { limit?: number; before?: string }) =>
+/** The page a listing query asks for (lib/db/paging.ts `PageRequest`), if any. */
+export const pageRequestOf = (q: { limit?: number; before?: string }) =>
   q.limit === undefined ? undefined : { limit: q.limit, before: q.before };
 
 export const sessionsQuery = z.object(pageFields).refine(...beforeNeedsLimit);

@@ -1,3 +1,4 @@
+import "server-only";
 /** Streamed response bodies: a piece is produced only when the client has taken the last (backpressure). */
 export function textStream(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -1,5 +1,5 @@
 /** A chat's current view as Markdown: its visible turns in order, tool calls as short quoted lines. */
-import type { Message, Task } from "@/lib/a2a/types";
+import type { Message, Task } from "@/lib/task/types";
 
 function messageMarkdown(message: Message, agent: string): string {
   const lines: string[] = [];

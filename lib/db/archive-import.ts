@@ -7,13 +7,13 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
 import type { ArchiveFile, ArchiveSession, ArchiveTask, ChatRecord } from "@/lib/archive/format";
 import { ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
 import { scopeOf, USER_PREFIX } from "@/lib/session/state";
 import { isCleanText } from "@/lib/session/text";
 import type { AdkEvent, State } from "@/lib/session/types";
+import type { Task } from "@/lib/task/types";
 import { validateFilename } from "./artifacts";
 import { fileBytes } from "./bytes";
 import { getDb } from "./client";

@@ -4,7 +4,7 @@
  * index entries, the derived ids a fork's copied rows get), so the charge never falls below the disk used.
  */
 import { type SQL, sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
+import type { Task } from "@/lib/task/types";
 import type { Executor } from "./database";
 import { inPieces, type Piece } from "./log";
 

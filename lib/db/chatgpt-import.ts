@@ -5,10 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
 import { isMimeType } from "@/lib/api/schemas";
 import type { Attachment, ConvertedChat } from "@/lib/archive/chatgpt";
 import { USER_PREFIX } from "@/lib/session/state";
+import type { Task } from "@/lib/task/types";
 import { clean, freshRow } from "./archive-import";
 import { insertVersion, validateFilename } from "./artifacts";
 import { getDb } from "./client";

@@ -1,12 +1,12 @@
 /** Appending to the event log: sequence numbers, state, the invocation tree (reading it back: history.ts). */
 import { type SQL, sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
 import { InvalidReferenceError, ValidationError } from "@/lib/errors";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
 import { NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, parseState, splitDelta, USER_PREFIX } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation, tailAfterMarker } from "@/lib/session/versions";
+import type { Task } from "@/lib/task/types";
 import { artifactScope } from "./artifacts";
 import { checkpointBytes, eventBytes, invocationBytes } from "./bytes";
 import { getDb } from "./client";

@@ -4,7 +4,7 @@ import { type BusMessage, listeners, type TurnBus } from "./bus";
 
 const CHANNEL = "retrace_turns";
 /**
- * NOTIFY payloads stop at 8,000 bytes: streamed text goes out in pieces whose JSON (escapes included:
+ * NOTIFY payloads stop at 8,000 bytes: streamed text goes out in chunks whose JSON (escapes included:
  * a control character takes six bytes) stays under this, leaving room for the rest of the message.
  */
 const MAX_TEXT_BYTES = 6_000;
@@ -36,13 +36,13 @@ export function cutByBytes(text: string, budget: number): string[] {
   return runs;
 }
 
-function pieces(message: BusMessage): BusMessage[] {
+function chunks(message: BusMessage): BusMessage[] {
   if (message.kind !== "partial" || jsonBytes(message.text) <= MAX_TEXT_BYTES) return [message];
   let offset = message.offset;
   return cutByBytes(message.text, MAX_TEXT_BYTES).map((text) => {
-    const piece = { ...message, offset, text };
+    const chunk = { ...message, offset, text };
     offset += text.length;
-    return piece;
+    return chunk;
   });
 }
 
@@ -105,8 +105,8 @@ export async function postgresBus(url: string, pool: pg.Pool): Promise<TurnBus> 
   }
   return {
     async publish(taskId, message) {
-      for (const piece of pieces(message)) {
-        await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ taskId, message: piece })]);
+      for (const chunk of chunks(message)) {
+        await pool.query("SELECT pg_notify($1, $2)", [CHANNEL, JSON.stringify({ taskId, message: chunk })]);
       }
     },
     subscribe: registry.add,

@@ -1,3 +1,5 @@
+import "server-only";
+
 /** The store's public face: every read and write the app makes, one module per area behind it. */
 export { listArtifacts, loadArtifact, saveArtifact } from "./artifacts";
 export { appendEvents, MAX_EVENTS_PER_APPEND } from "./events";

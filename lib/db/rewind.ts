@@ -1,9 +1,9 @@
 /** Rewind (docs/semantics.md): one transaction over the log, nothing deleted. */
 import { sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
 import { type RewindReason, recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
 import { parseState } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
+import type { Task } from "@/lib/task/types";
 import { restoreArtifacts } from "./artifacts";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";

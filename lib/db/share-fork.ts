@@ -7,10 +7,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
 import { NotFoundError } from "@/lib/errors";
 import { scopeOf, USER_PREFIX } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, Part, State } from "@/lib/session/types";
+import type { Task } from "@/lib/task/types";
 import { charge, freshRow } from "./archive-import";
 import { insertVersion } from "./artifacts";
 import { getDb } from "./client";

@@ -5,13 +5,13 @@
  */
 
 import { type SQL, sql } from "drizzle-orm";
-import { eventToMessage, joinHistories } from "@/lib/a2a/convert";
-import { invocationIdOf } from "@/lib/a2a/metadata";
-import type { Message, Task } from "@/lib/a2a/types";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import { eventText } from "@/lib/session/names";
 import type { AdkEvent, Segment } from "@/lib/session/types";
+import { eventToMessage, joinHistories } from "@/lib/task/convert";
+import { invocationIdOf } from "@/lib/task/metadata";
+import type { Message, Task } from "@/lib/task/types";
 import { taskBytes } from "./bytes";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";

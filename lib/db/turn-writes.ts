@@ -3,12 +3,12 @@
  * existing one), the events it emits, and its end; and the history its agent reads (docs/semantics.md, "Turns").
  */
 import { sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
 import { config } from "@/lib/config";
 import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
 import type { RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
+import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./events";

@@ -4,9 +4,9 @@
  */
 
 import { sql } from "drizzle-orm";
-import type { Task } from "@/lib/a2a/types";
 import { config } from "@/lib/config";
 import type { AdkEvent } from "@/lib/session/types";
+import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import { appendEventsTx } from "./events";

@@ -2,7 +2,7 @@
  * A separate process that mutates one session through the real store: appends, rewinds (undo
  * included), forks, deletes of forks and file saves, in a random mix. Prints each appended event id
  * after its transaction commits, then "done". Used by the concurrency and crash tests.
- * Usage: node --import tsx tests/support/mutator.ts <userId> <sessionId> <operations|forever>
+ * Usage: node --import tsx --import ./scripts/server-context.mjs tests/support/mutator.ts <userId> <sessionId> <operations|forever>
  */
 import { closeDb } from "@/lib/db/client";
 import { appendEvents, deleteSession, forkSession, listEvents, rewindSession, saveArtifact, saveTask } from "@/lib/db/queries";

@@ -29,10 +29,14 @@ export async function sharedDatabase() {
 
 /** Runs `script` (a tests/support file) with the shared database; `lines` collects what it printed. */
 export function startProcess(script: string, env: Record<string, string>, args: string[]) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", `tests/support/${script}`, ...args], {
-    env: { ...process.env, DATABASE_PATH: "", DATABASE_URL: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", "--import", "./scripts/server-context.mjs", `tests/support/${script}`, ...args],
+    {
+      env: { ...process.env, DATABASE_PATH: "", DATABASE_URL: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const lines: string[] = [];
   let stderr = "";
   let buffer = "";

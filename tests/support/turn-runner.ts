@@ -1,7 +1,7 @@
 /**
  * An app instance in a box: starts one slow demo-agent turn in a session and prints "started <taskId>",
  * then keeps running it (until the test kills this process, or the turn ends: "ended <state>").
- * Usage: node --import tsx tests/support/turn-runner.ts <userId> <sessionId>
+ * Usage: node --import tsx --import ./scripts/server-context.mjs tests/support/turn-runner.ts <userId> <sessionId>
  */
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";

@@ -1,11 +1,11 @@
 import { listAgents } from "@/lib/agent/registry";
 import { handler, listing, readInput, readQuery } from "@/lib/api/handler";
-import { createSessionInput, pageOf, sessionsQuery } from "@/lib/api/schemas";
+import { createSessionInput, pageRequestOf, sessionsQuery } from "@/lib/api/schemas";
 import { createSession, listSessions } from "@/lib/db/queries";
 import { InvalidReferenceError } from "@/lib/errors";
 
 export const GET = handler(async ({ request, userId }) => {
-  const page = pageOf(readQuery(request, sessionsQuery));
+  const page = pageRequestOf(readQuery(request, sessionsQuery));
   return listing(await listSessions(userId, page), page !== undefined);
 });
 

@@ -16,7 +16,7 @@ import {
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
-const millis = (name: string) => bigint(name, { mode: "number" });
+const millis = <Name extends string>(name: Name) => bigint(name, { mode: "number" });
 const createdAt = () => millis("created_at").notNull();
 
 export const users = pgTable("users", {

@@ -1,6 +1,6 @@
 import { handler, listing, readJson, readQuery } from "@/lib/api/handler";
 import { assertJsonText } from "@/lib/api/json-text";
-import { eventsQuery, pageOf } from "@/lib/api/schemas";
+import { eventsQuery, pageRequestOf } from "@/lib/api/schemas";
 import { appendEvents, listEvents, MAX_EVENTS_PER_APPEND } from "@/lib/db/queries";
 import { AppError, ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
@@ -9,7 +9,7 @@ type Params = { id: string };
 
 export const GET = handler<Params>(async ({ request, userId, params }) => {
   const query = readQuery(request, eventsQuery);
-  const page = pageOf(query);
+  const page = pageRequestOf(query);
   return listing(await listEvents(userId, params.id, query.view, page), page !== undefined);
 });
 

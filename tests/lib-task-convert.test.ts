@@ -1,10 +1,10 @@
 import { TaskState } from "@a2a-js/sdk";
 import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import { describe, expect, it } from "vitest";
-import { agentNote, eventToMessage, joinHistories, messageText } from "@/lib/a2a/convert";
-import type { Message, Part, Task } from "@/lib/a2a/types";
 import { toCoreTask } from "@/lib/a2a/wire";
 import type { AdkEvent } from "@/lib/session/types";
+import { agentNote, eventToMessage, joinHistories, messageText } from "@/lib/task/convert";
+import type { Message, Part, Task } from "@/lib/task/types";
 
 const base = { invocation_id: "e-1", timestamp: 1 };
 

@@ -1,5 +1,5 @@
-import type { Part as A2APart, Message, Task } from "@/lib/a2a/types";
 import type { AdkEvent } from "@/lib/session/types";
+import type { Part as A2APart, Message, Task } from "@/lib/task/types";
 
 const nonEmpty = (value: object | undefined) => (value && Object.keys(value).length ? value : undefined);
 

@@ -1,0 +1,86 @@
+/**
+ * The two dialects' drizzle schemas are written twice (their column types and table builders differ), so this
+ * holds them together: the same tables, columns, nullability, defaults, keys and indexes, apart from the full-text
+ * index, which each dialect builds its own way. `SessionRow` is held to the sessions table at compile time.
+ */
+import { getTableName, is, SQL, StringChunk, Table } from "drizzle-orm";
+import { getTableConfig as pgConfig } from "drizzle-orm/pg-core";
+import { getTableConfig as sqliteConfig } from "drizzle-orm/sqlite-core";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { SessionRow } from "@/lib/db/rows";
+import * as postgres from "@/lib/db/schema/postgres";
+import * as sqlite from "@/lib/db/schema/sqlite";
+
+/** What only one dialect has: SQLite's FTS5 table (a hand-written migration) is keyed by `search_pos`; PostgreSQL indexes its rows in place. */
+const ONLY_SQLITE = ["events.index.events_search_pos"];
+const ONLY_POSTGRES = ["events.search_owner", "events.search_doc", "events.index.events_search", "events.index.events_search_owner"];
+
+type Config = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>;
+
+const whereText = (where: unknown) =>
+  is(where, SQL) ? where.queryChunks.map((chunk) => (is(chunk, StringChunk) ? chunk.value.join("") : "?")).join("") : null;
+
+/** Everything both dialects must agree on, one line per fact, keyed so a difference names what differs. */
+function facts(config: Config): Record<string, unknown> {
+  const at = config.name;
+  const out: Record<string, unknown> = {};
+  for (const c of config.columns) {
+    out[`${at}.${c.name}`] = { notNull: c.notNull, primary: c.primary, unique: c.isUnique, default: c.default };
+  }
+  for (const pk of config.primaryKeys) out[`${at}.primaryKey`] = pk.columns.map((c) => c.name);
+  for (const fk of config.foreignKeys) {
+    const ref = fk.reference();
+    out[`${at}.references.${ref.columns.map((c) => c.name).join(",")}`] = {
+      table: getTableName(ref.foreignTable),
+      columns: ref.foreignColumns.map((c) => c.name),
+      onDelete: fk.onDelete,
+    };
+  }
+  for (const { config: index } of config.indexes) {
+    out[`${at}.index.${index.name}`] = {
+      unique: index.unique,
+      columns: index.columns.map((c) => ("name" in c ? c.name : "?")),
+      where: whereText(index.where),
+    };
+  }
+  return out;
+}
+
+const without = (all: Record<string, unknown>, skip: string[]) =>
+  Object.fromEntries(Object.entries(all).filter(([key]) => !skip.includes(key)));
+
+function schemaFacts(schema: object, configOf: (table: never) => Config) {
+  const tables = Object.values(schema).filter((value) => is(value, Table));
+  return Object.assign({}, ...tables.map((table) => facts(configOf(table as never))));
+}
+
+describe("the SQLite and PostgreSQL schemas", () => {
+  it("export the same tables under the same names", () => {
+    const tablesOf = (schema: object) =>
+      Object.entries(schema)
+        .filter(([, value]) => is(value, Table))
+        .map(([key]) => key)
+        .sort();
+    expect(tablesOf(postgres)).toEqual(tablesOf(sqlite));
+  });
+
+  it("agree on columns, nullability, defaults, keys and indexes", () => {
+    const fromSqlite = schemaFacts(sqlite, sqliteConfig);
+    const fromPostgres = schemaFacts(postgres, pgConfig);
+    for (const key of ONLY_SQLITE) expect(fromSqlite).toHaveProperty([key]);
+    for (const key of ONLY_POSTGRES) expect(fromPostgres).toHaveProperty([key]);
+    expect(without(fromPostgres, ONLY_POSTGRES)).toEqual(without(fromSqlite, ONLY_SQLITE));
+  });
+
+  it("match SessionRow: one field per sessions column, nullable exactly where the column is", () => {
+    type Nullability<Row> = { [K in keyof Row]-?: null extends Row[K] ? "nullable" : "required" };
+    type Columns<T extends Table> = {
+      [K in keyof T["_"]["columns"] as T["_"]["columns"][K]["_"]["name"]]: T["_"]["columns"][K]["_"]["notNull"] extends true
+        ? "required"
+        : "nullable";
+    };
+    expectTypeOf<Nullability<SessionRow>>().toEqualTypeOf<Columns<typeof sqlite.sessions>>();
+    expectTypeOf<Nullability<SessionRow>>().toEqualTypeOf<Columns<typeof postgres.sessions>>();
+    expect(sqliteConfig(sqlite.sessions).columns.length).toBe(pgConfig(postgres.sessions).columns.length);
+  });
+});
