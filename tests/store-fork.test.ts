@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import {
   appendEvents,
   deleteSession,
@@ -17,7 +16,8 @@ import {
   saveTask,
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
-import { taskForMessage } from "@/lib/db/tasks";
+import { checkInvariants } from "@/lib/db/tx/invariants";
+import { taskForMessage } from "../lib/db/tx/tasks";
 import { chatView, event, fixture, holdTurn, texts } from "./helpers";
 import { count } from "./support/db";
 

@@ -5,7 +5,6 @@ import type { Task } from "@/lib/a2a/types";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import {
   appendEvents,
   appendTurnEvents,
@@ -25,6 +24,7 @@ import {
   saveArtifact,
   switchSession,
 } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { completedTask, event, type Fixture, fixture, holdTurn, texts } from "./helpers";
 import { countTransactions, tableRows } from "./support/db";
 import { sharedDatabase, startProcess } from "./support/processes";

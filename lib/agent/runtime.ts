@@ -3,9 +3,7 @@ import { agentNote, eventToMessage, messageText } from "@/lib/a2a/convert";
 import type { Message, Task, TaskState } from "@/lib/a2a/types";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
-import type { LogCursor } from "@/lib/db/events";
 import { appendTurnEvents, beginTurn, currentState, endTurn, historyAt, renewTurn } from "@/lib/db/queries";
-import { leaseMs } from "@/lib/db/turns";
 import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
@@ -14,6 +12,9 @@ import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessa
 import type { Agent } from "./types";
 
 export { cancelTurn, type TurnUpdate, watchTurn } from "./live";
+
+import type { LogCursor } from "../db/tx/append";
+import { leaseMs } from "../db/tx/claim";
 
 export interface Turn {
   taskId: string;

@@ -6,11 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { AppError, SessionBusyError } from "@/lib/errors";
-import { ROW_BYTES } from "./bytes";
 import { getDb } from "./client";
 import type { Executor } from "./database";
-import { ownerKey } from "./search-index";
-import { ensureUser, lockUser } from "./users";
+import { ROW_BYTES } from "./tx/bytes";
+import { ownerKey } from "./tx/search-index";
+import { ensureUser, lockUser } from "./tx/users";
 
 /** What a merge moved, for the sign-in's answer and the tests. */
 export interface MergeReport {

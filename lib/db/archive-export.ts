@@ -9,10 +9,10 @@ import { sql } from "drizzle-orm";
 import type { ArchiveEvent, ArchiveFile, ArchiveSession, ArchiveTask, ChatRecord } from "@/lib/archive/format";
 import { parseState } from "@/lib/session/state";
 import { getDb } from "./client";
-import { toEvent } from "./history";
-import { eventIdIn, inPiece, inPieces, type Log, logOf, piecesIn, taskIdIn } from "./log";
 import { parseJson, type SessionRow } from "./rows";
-import { liveOf, requireSession } from "./sessions";
+import { toEvent } from "./tx/history";
+import { eventIdIn, inPiece, inPieces, type Log, logOf, piecesIn, taskIdIn } from "./tx/log";
+import { liveOf, requireSession } from "./tx/sessions";
 
 /** Events (and tasks) per read. */
 const PAGE = 1000;

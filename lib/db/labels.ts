@@ -5,23 +5,15 @@
 import { sql } from "drizzle-orm";
 import { InvocationNotFoundError } from "@/lib/errors";
 import type { TurnLabel } from "@/lib/session/tree";
-import { labelBytes } from "./bytes";
 import { getDb } from "./client";
-import type { Executor } from "./database";
-import { invocationNode } from "./layout";
-import { logOf } from "./log";
-import { requireSession } from "./sessions";
-import { checkQuota, type UserTouched } from "./users";
+import { labelBytes } from "./tx/bytes";
+import { invocationNode } from "./tx/layout";
+import { logOf } from "./tx/log";
+import { requireSession } from "./tx/sessions";
+import { checkQuota, type UserTouched } from "./tx/users";
 
 export interface VersionLabel extends TurnLabel {
   invocation_id: string;
-}
-
-/** The chat's labelled turns. */
-export async function labelsOf(tx: Executor, sessionId: string): Promise<Map<string, TurnLabel>> {
-  const rows = await tx.all<{ invocation_id: string; label: string | null; pinned: boolean | number }>(sql`
-    SELECT invocation_id, label, pinned FROM version_labels WHERE session_id = ${sessionId}`);
-  return new Map(rows.map((r) => [r.invocation_id, { label: r.label, pinned: Boolean(r.pinned) }]));
 }
 
 /**

@@ -20,11 +20,11 @@ import type { AdkEvent, Segment } from "@/lib/session/types";
 import { isVisible } from "@/lib/session/versions";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
-import { markerLinks } from "./layout";
-import { eventIdIn, type Log, logOf, type Piece } from "./log";
 import { decodeCursor, encodeCursor, type Page } from "./paging";
-import { ownerKey } from "./search-index";
-import { liveOf } from "./sessions";
+import { markerLinks } from "./tx/layout";
+import { eventIdIn, type Log, logOf, type Piece } from "./tx/log";
+import { ownerKey } from "./tx/search-index";
+import { liveOf } from "./tx/sessions";
 import type { SearchHit } from "./types";
 
 interface Candidate {

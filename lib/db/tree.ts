@@ -9,12 +9,12 @@ import { type ChatTree, chatTree, type MapLink, type TreeRow } from "@/lib/sessi
 import { tailOf } from "@/lib/session/versions";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
-import { toEvent } from "./history";
-import { labelsOf } from "./labels";
-import { invocationsAt, markerLinks } from "./layout";
-import { inPiece, type Log, logOf, ownFrom } from "./log";
 import type { SessionRow } from "./rows";
-import { liveOf, requireSession } from "./sessions";
+import { toEvent } from "./tx/history";
+import { labelsOf } from "./tx/labels";
+import { invocationsAt, markerLinks } from "./tx/layout";
+import { inPiece, type Log, logOf, ownFrom } from "./tx/log";
+import { liveOf, requireSession } from "./tx/sessions";
 
 /** Every turn of the log (no markers) with its first event, which holds the user's message. */
 async function turnRows(tx: Executor, log: Log): Promise<TreeRow[]> {

@@ -11,16 +11,16 @@ import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import { getDb } from "./client";
 import { type Executor, together } from "./database";
-import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./events";
-import { readEvents } from "./history";
-import { checkLastTurn } from "./last-turn";
-import { type Ahead, lookAhead } from "./layout";
-import { rewindTx } from "./rewind";
 import type { SessionRow } from "./rows";
-import { createSessionTx, requireSession } from "./sessions";
-import { storeTaskTx, taskColumns, taskForMessage } from "./tasks";
-import { claimRow, claimSession, leaseMs, RELEASED } from "./turns";
-import { lockUser } from "./users";
+import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
+import { claimRow, claimSession, leaseMs, RELEASED } from "./tx/claim";
+import { readEvents } from "./tx/history";
+import { checkLastTurn } from "./tx/last-turn";
+import { type Ahead, lookAhead } from "./tx/layout";
+import { rewindTx } from "./tx/rewind";
+import { createSessionTx, requireSession } from "./tx/sessions";
+import { storeTaskTx, taskColumns, taskForMessage } from "./tx/tasks";
+import { lockUser } from "./tx/users";
 
 /**
  * Starts a turn in one transaction: in a new chat (`create`, made here under `sessionId`), or in the

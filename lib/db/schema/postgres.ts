@@ -223,5 +223,3 @@ export const shareLinks = pgTable(
   },
   (t) => [uniqueIndex("share_links_token").on(t.tokenHash), index("share_links_session").on(t.sessionId)],
 );
-
-export * from "./accounts-postgres";

@@ -241,5 +241,3 @@ export const shareLinks = sqliteTable(
   },
   (t) => [uniqueIndex("share_links_token").on(t.tokenHash), index("share_links_session").on(t.sessionId)],
 );
-
-export * from "./accounts-sqlite";

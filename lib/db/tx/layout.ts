@@ -4,10 +4,10 @@ import { InvocationNotFoundError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import type { MarkerLink } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
-import type { Executor } from "./database";
+import type { Executor } from "../database";
+import { UNBOUNDED } from "../paging";
+import type { SessionRow } from "../rows";
 import { inPiece, inPieces, type Log, logOf, pieceAt, piecesIn } from "./log";
-import { UNBOUNDED } from "./paging";
-import type { SessionRow } from "./rows";
 
 /** Every rewind marker of the session with where the backward walk continues (few rows, one index scan). */
 export async function markerLinks(tx: Executor, log: Log, upTo = UNBOUNDED): Promise<MarkerLink[]> {

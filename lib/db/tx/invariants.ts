@@ -5,10 +5,10 @@ import { indexedWords, searchableText } from "@/lib/session/search-text";
 import { deepEqual, parseState, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
-import type { Database, Executor } from "./database";
+import type { Database, Executor } from "../database";
+import type { SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { eventIdIn, inPieces, joined, lastSeqIn, logOf } from "./log";
-import type { SessionRow } from "./rows";
 import { ownerKey } from "./search-index";
 
 interface EventRow {

@@ -5,11 +5,11 @@
  */
 import { sql } from "drizzle-orm";
 import { HistoryChangedError } from "@/lib/errors";
-import type { Executor } from "./database";
+import type { Executor } from "../database";
+import type { SessionRow } from "../rows";
 import type { Ahead } from "./layout";
 import { effectiveLayout, invocationAt } from "./layout";
 import { inPiece, logOf, piecesIn } from "./log";
-import type { SessionRow } from "./rows";
 
 /** The last turn of the effective history that has a task: what a chat's client shows last (null: none). */
 async function lastTaskTurn(tx: Executor, row: SessionRow): Promise<string | null> {
