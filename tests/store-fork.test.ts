@@ -75,7 +75,7 @@ describe("fork", () => {
     await expect(loadArtifact(f.userId, fork.id, "notes.txt", 1)).rejects.toThrow();
     const forkTasks = await tasks(f.userId, fork.id);
     expect(forkTasks.map((t) => t.metadata?.kagent_invocation_id)).toEqual(["inv1"]);
-    // A shared task shows the fork's id and the stored one (lib/db/log.ts).
+    // A shared task shows the fork's id and the stored one (lib/db/tx/log.ts).
     expect(forkTasks[0].id).toBe(`${fork.id}:task-inv1`);
     expect(forkTasks[0].contextId).toBe(fork.id);
     expect(await getTask(f.userId, forkTasks[0].id)).toEqual(forkTasks[0]);

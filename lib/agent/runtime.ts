@@ -50,7 +50,7 @@ export async function startTurn(opts: {
   messageId?: string;
   /** Rewind before this invocation first, in the same transaction (Edit & resend, Regenerate). */
   rewindBefore?: { invocationId: string; reason: RewindReason };
-  /** The turn the sender shows last, checked before anything is written (lib/db/last-turn.ts). */
+  /** The turn the sender shows last, checked before anything is written (lib/db/tx/last-turn.ts). */
   lastInvocationId?: string | null;
 }): Promise<Turn> {
   const { userId, agent } = opts;

@@ -74,7 +74,7 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const account = await tx.one<{ activity: number }>(sql`SELECT activity FROM users WHERE id = ${accountId}`);
     const sessions = await tx.run(sql`
       UPDATE sessions SET user_id = ${accountId}, activity = activity + ${Number(account?.activity ?? 0)} WHERE user_id = ${guestId}`);
-    // The search index keeps each row under its writer's key (lib/db/search-index.ts): the account searches under the guest's too.
+    // The search index keeps each row under its writer's key (lib/db/tx/search-index.ts): the account searches under the guest's too.
     if (sessions > 0) {
       await tx.run(sql`INSERT INTO search_keys (user_id, key) VALUES (${accountId}, ${ownerKey(guestId)}) ON CONFLICT DO NOTHING`);
       await tx.run(sql`

@@ -3,12 +3,10 @@
  * the chat that gave it, so a fork starts without its source's. Charged to the quota like any row.
  */
 import { sql } from "drizzle-orm";
-import { InvocationNotFoundError } from "@/lib/errors";
 import type { TurnLabel } from "@/lib/session/tree";
 import { getDb } from "./client";
 import { labelBytes } from "./tx/bytes";
-import { invocationNode } from "./tx/layout";
-import { logOf } from "./tx/log";
+import { requireTurn } from "./tx/layout";
 import { requireSession } from "./tx/sessions";
 import { checkQuota, type UserTouched } from "./tx/users";
 
@@ -25,8 +23,7 @@ export async function labelVersion(userId: string, sessionId: string, invocation
   const db = await getDb();
   return db.write(async (tx) => {
     const row = await requireSession(tx, userId, sessionId, true);
-    const node = await invocationNode(tx, logOf(row), invocationId);
-    if (!node || node.isMarker) throw new InvocationNotFoundError(invocationId);
+    await requireTurn(tx, row, invocationId);
     const label = input.label?.trim() || null;
     const kept = label !== null || input.pinned;
     const old = await tx.one<{ label: string | null }>(sql`

@@ -1,24 +1,20 @@
 /**
  * A2A tasks, one per invocation: the invocation's row keeps the task's id, status and metadata; its
  * history is read from the invocation's events, so a fork (which shows shared rows under new ids,
- * lib/db/log.ts) needs no JSON rewriting and copies no task table.
+ * lib/db/tx/log.ts) needs no JSON rewriting and copies no task table.
  */
 
 import { sql } from "drizzle-orm";
-import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
 import { NotFoundError } from "@/lib/errors";
 import { getDb } from "./client";
-import { type Executor, together } from "./database";
-import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
+import type { Executor } from "./database";
+import type { Page, PageRequest } from "./paging";
 import { runningTaskId, type SessionRow } from "./rows";
 import { claimSession } from "./tx/claim";
-import { effectiveLayout } from "./tx/layout";
-import { inPiece, logOf, piecesIn } from "./tx/log";
 import { liveOf, requireSession } from "./tx/sessions";
-import { ALL, assemble, findTask, type HiddenBy, rewoundMetadata, type TaskRow, tasksIn, wholeTask } from "./tx/task-reads";
+import { findTask, type TaskRow, taskCount, tasksOf, wholeTask } from "./tx/task-reads";
 import { saveTaskTx, taskColumns, taskRefused, taskUpdate } from "./tx/tasks";
-import { siblingsOf } from "./tx/versions";
 
 export async function saveTask(userId: string, sessionId: string, task: Task, opts: { turn?: string } = {}) {
   const db = await getDb();
@@ -84,36 +80,7 @@ export async function listTasks(
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
-    const log = logOf(row);
-    const layout = await effectiveLayout(tx, row);
-    const before = decodeCursor(opts.before);
-    const wanted = opts.limit === undefined ? undefined : opts.limit + 1;
-    const rows = await tasksIn(tx, log, opts.includeRewound ? [ALL] : layout.segments, before, wanted);
-    const page = pageOf(rows, opts.limit ?? rows.length, (r) => r.position);
-    const hidden = new Map<string, HiddenBy>();
-    for (const r of page.items) {
-      const range = layout.rewound.find((h) => r.position >= h.from && r.position <= h.to);
-      if (range) hidden.set(r.id, range);
-    }
-    // Independent reads, issued together: one round trip for their first statements on PostgreSQL.
-    const [markers, siblings, assembled] = await together([
-      rewoundMetadata(tx, log, hidden),
-      siblingsOf(
-        tx,
-        log,
-        page.items.filter((r) => !hidden.has(r.id)),
-      ),
-      assemble(tx, log, page.items),
-    ]);
-    const tasks = assembled.map((task) => {
-      const by = hidden.get(task.id);
-      const marker = by && markers.get(by.markerSeq);
-      const extra = by
-        ? { rewound: true, rewound_by: by.markerInvocationId, rewound_at: marker?.at ?? null, rewound_reason: marker?.reason ?? "rewind" }
-        : siblings.get(invocationIdOf(task) ?? "");
-      return extra ? { ...task, metadata: { ...task.metadata, ...extra } } : task;
-    });
-    return { items: tasks, nextBefore: page.nextBefore };
+    return tasksOf(tx, row, opts);
   });
 }
 
@@ -122,14 +89,6 @@ export async function countTasks(userId: string, sessionId: string): Promise<num
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
-    let total = 0;
-    for (const segment of (await effectiveLayout(tx, row)).segments) {
-      for (const piece of piecesIn(logOf(row), segment)) {
-        const counted = await tx.one<{ n: number }>(sql`
-          SELECT COUNT(*) AS n FROM invocations WHERE ${inPiece(piece, "first_seq")} AND task IS NOT NULL AND NOT is_marker`);
-        total += Number(counted?.n ?? 0);
-      }
-    }
-    return total;
+    return taskCount(tx, row);
   });
 }

@@ -42,7 +42,7 @@ export async function beginTurn(
     owner: string;
     messageId?: string;
     rewindBefore?: { invocationId: string; reason: RewindReason };
-    /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/last-turn.ts). */
+    /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/tx/last-turn.ts). */
     lastInvocationId?: string | null;
   },
 ): Promise<{ existing: Task } | { event: AdkEvent; seq: number; cursor?: LogCursor }> {

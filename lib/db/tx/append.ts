@@ -136,7 +136,7 @@ export async function appendEventsTx(
     const parent = target ? markerParent(seq, node(target)?.firstSeq ?? null) : null;
     const sessionDelta = Object.keys(parts.session).length ? JSON.stringify(parts.session) : null;
     const artifactJson = Object.keys(artifactDelta).length ? JSON.stringify(artifactDelta) : null;
-    // Indexed here, with the event: the index cannot drift from the log (lib/db/search-index.ts).
+    // Indexed here, with the event: the index cannot drift from the log (lib/db/tx/search-index.ts).
     const entry = indexEntry(row.user_id, event);
     bytes += eventBytes(event, data, sessionDelta, artifactJson) + entryBytes(entry);
     writer.add(seq, event, data, sessionDelta, artifactJson, parent, entry);

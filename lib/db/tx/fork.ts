@@ -1,13 +1,27 @@
 /** A fork's rows: copies of the pieces it reads no more (lib/db/tx/log.ts), and a chat's removal. */
+
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
+import { QuotaExceededError } from "@/lib/errors";
+import { parseState } from "@/lib/session/state";
+import { tailOf } from "@/lib/session/versions";
 import { type Executor, inBatches, typedValues } from "../database";
 import type { SessionRow } from "../rows";
-import { eventIdIn, inPiece, inPieces, joined, logOf, type Piece, sharedTaskIdPrefix } from "./log";
+import type { SessionRecord } from "../types";
+import { copyArtifacts } from "./artifacts";
+import { piecesBytes, sessionBytes } from "./bytes";
+import { claimSession } from "./claim";
+import { markerLinks, requireBoundary } from "./layout";
+import { eventIdIn, flatten, inheritedBelow, inPiece, inPieces, joined, logOf, type Piece, sharedTaskIdPrefix } from "./log";
+import { recordedArtifacts } from "./rewind";
 import { indexStoredRows } from "./search-index";
-import { liveOf } from "./sessions";
+import { liveOf, sessionRecord } from "./sessions";
+import { stateBefore } from "./state";
+import { lockUser, touchUser } from "./users";
 
 /** Copies the rows of `piece` (another session's) into the fork `forkId` under the ids the fork shows for them, indexed as the fork's. */
-export async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Piece) {
+async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Piece) {
   const log = { id: forkId, pieces: [] };
   const ids = await tx.all<{ seq: number; id: string }>(sql`SELECT seq, id FROM events WHERE ${inPiece(piece)}`);
   for (const batch of inBatches(ids)) {
@@ -75,4 +89,45 @@ export async function removeSession(tx: Executor, row: SessionRow): Promise<void
     const tombstone = await tx.one(sql`SELECT id FROM sessions WHERE id = ${id} AND deleted_at IS NOT NULL ${tx.dialect.forUpdate}`);
     if (tombstone) await keepOnly(tx, id, await readByLiveChats(tx, row.user_id, id));
   }
+}
+
+/** A fork of the user's chat before `input.invocationId` (or of all of it): its pieces, state, files and bytes. */
+export async function forkTx(
+  tx: Executor,
+  userId: string,
+  sessionId: string,
+  input: { invocationId?: string; name?: string },
+): Promise<SessionRecord> {
+  const source = await claimSession(tx, userId, sessionId);
+  await lockUser(tx, userId);
+  const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`);
+  if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
+  const log = logOf(source);
+  const boundary = input.invocationId ? await requireBoundary(tx, log, input.invocationId) : source.last_seq + 1;
+  // From now on the source's rows below the boundary are the fork's too: they never change again.
+  await tx.run(sql`UPDATE sessions SET shared_until = ${boundary - 1} WHERE id = ${source.id} AND shared_until < ${boundary - 1}`);
+  const state = input.invocationId ? await stateBefore(tx, source, boundary) : parseState(source.state);
+  const id = randomUUID();
+  const { pieces: inherited, copy } = flatten(inheritedBelow(log, boundary), id);
+  const now = Date.now();
+  const row = (await tx.one<SessionRow>(sql`
+    INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, last_seq, tail_seq,
+      forked_from_session_id, forked_before_invocation_id, inherited, created_at, updated_at)
+    VALUES (${id}, ${userId}, ${source.agent}, ${input.name?.trim() || `Fork of ${source.name}`}, ${true}, ${JSON.stringify(state)},
+      ${source.initial_state}, ${boundary - 1}, 0, ${source.id}, ${input.invocationId ?? null},
+      ${inherited.length ? JSON.stringify(inherited) : null}, ${now}, ${now})
+    RETURNING *`)) as SessionRow;
+  for (const piece of copy) await copyPiece(tx, id, userId, piece);
+  // A fork is charged for the rows it reads of other chats as if copied: they stay on disk while it does.
+  const versions = input.invocationId ? (await recordedArtifacts(tx, source, boundary)).before : null;
+  const bytes =
+    sessionBytes(row.state, row.initial_state, row.inherited) +
+    (await piecesBytes(tx, inherited)) +
+    (await copyArtifacts(tx, source.id, id, versions));
+  const activity = await touchUser(tx, userId, bytes);
+  const tail = tailOf(boundary - 1, await markerLinks(tx, logOf(row)));
+  const forked = await tx.one<SessionRow>(sql`
+    UPDATE sessions SET stored_bytes = ${bytes}, activity = ${activity}, tail_seq = ${tail} WHERE id = ${id}
+    RETURNING *`);
+  return sessionRecord(tx, forked as SessionRow);
 }

@@ -13,7 +13,7 @@ interface EventRow {
   data: string;
 }
 
-/** The stored JSON leaves the id to its column: a fork shows shared rows under new ids (lib/db/log.ts). */
+/** The stored JSON leaves the id to its column: a fork shows shared rows under new ids (lib/db/tx/log.ts). */
 export function toEvent(row: Pick<EventRow, "id" | "data">): AdkEvent {
   const { id: _stale, ...event } = JSON.parse(row.data) as AdkEvent;
   return { id: row.id, ...event };

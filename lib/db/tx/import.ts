@@ -7,9 +7,11 @@ import { ValidationError } from "@/lib/errors";
 import { USER_PREFIX } from "@/lib/session/state";
 import { isCleanText } from "@/lib/session/text";
 import type { Executor } from "../database";
-import type { SessionRow } from "../rows";
+import { parseJson, type SessionRow } from "../rows";
 import { validateFilename } from "./artifacts";
 import { fileBytes } from "./bytes";
+import { inPieces, logOf, piecesIn } from "./log";
+import type { SharedVersion } from "./shares";
 import { storeTaskTx, taskColumns } from "./tasks";
 import { touchUser } from "./users";
 
@@ -72,3 +74,26 @@ export const millis = (iso: string) => {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : Date.now();
 };
+
+/** The tasks of the copied turns, under new ids. */
+export async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVersion, invocations: Set<string>) {
+  const log = logOf(shared.source);
+  const stored = await tx.all<{ invocation_id: string; task: string }>(sql`
+    SELECT invocation_id, task FROM invocations
+    WHERE ${inPieces(piecesIn(log, [1, shared.upToSeq]), "first_seq")} AND task IS NOT NULL AND NOT is_marker`);
+  let bytes = 0;
+  for (const { invocation_id, task } of stored) {
+    if (!invocations.has(invocation_id)) continue;
+    const { status, metadata } = parseJson<Pick<Task, "status" | "metadata">>(task);
+    const copy: Task = {
+      kind: "task",
+      id: randomUUID(),
+      contextId: row.id,
+      status: { state: status.state, timestamp: status.timestamp },
+      metadata: { ...metadata, kagent_invocation_id: invocation_id },
+    };
+    await storeTaskTx(tx, row, copy);
+    bytes += taskColumns(copy).bytes;
+  }
+  await charge(tx, row, bytes);
+}

@@ -127,7 +127,7 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
   }
 }
 
-/** Each event the session stores is indexed with exactly its words, under a key of the chat's owner (lib/db/search-index.ts). */
+/** Each event the session stores is indexed with exactly its words, under a key of the chat's owner (lib/db/tx/search-index.ts). */
 async function checkSearchRows(tx: Executor, s: SessionRow, problems: string[]) {
   const keys = [
     ownerKey(s.user_id),

@@ -54,7 +54,7 @@ const nodeHolding = (log: Log, seq: number, extra = sql``) => sql`
   SELECT ${extra}${nodeColumns("i.")} FROM events e JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
   WHERE ${inPiece(pieceAt(log, seq), "seq", "e")} AND e.seq = ${seq}`;
 
-export async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
+async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
   const row = await tx.one<NodeRow>(nodesNamed(log, [invocationId]));
   return row ? toNode(row) : null;
 }
@@ -144,6 +144,13 @@ export async function lookAhead(tx: Executor, sessionId: string, invocationIds: 
     } else nodes.set(r.invocation_id as string, toNode(r as NodeRow));
   }
   return { nodes, holder, tail, lastSeq };
+}
+
+/** The node of turn `invocationId` of the session's log; a marker, or a turn it does not have, is `invocation_not_found`. */
+export async function requireTurn(tx: Executor, row: Pick<SessionRow, "id" | "inherited">, invocationId: string): Promise<InvocationNode> {
+  const node = await invocationNode(tx, logOf(row), invocationId);
+  if (!node || node.isMarker) throw new InvocationNotFoundError(invocationId);
+  return node;
 }
 
 /** The first event of invocation X (the rewind/fork boundary); unknown X is `invocation_not_found`. */

@@ -1,13 +1,16 @@
 /** Rewind (docs/semantics.md) inside the caller's transaction: one marker, state and files as before the boundary, nothing deleted. */
 import { sql } from "drizzle-orm";
+import { InvocationNotFoundError } from "@/lib/errors";
+import { walkRewinds } from "@/lib/session/effective-history";
 import { type RewindReason, recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
 import { parseState } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
+import { isVisible, latestHeadShowing } from "@/lib/session/versions";
 import type { Executor } from "../database";
 import { parseJson, type SessionRow } from "../rows";
 import { appendEventsTx } from "./append";
 import { restoreArtifacts } from "./artifacts";
-import { requireBoundary } from "./layout";
+import { markerLinks, requireBoundary, requireTurn } from "./layout";
 import { inPieces, logOf } from "./log";
 import { stateBefore } from "./state";
 
@@ -37,4 +40,20 @@ export async function rewindTx(tx: Executor, row: SessionRow, invocationId: stri
     events: [event],
   } = await appendEventsTx(tx, row, [marker], { bytes: restored.bytes });
   return event;
+}
+
+/**
+ * Shows the branch holding `invocationId`: nothing to do (null) when the chat shows it, else a rewind before
+ * the marker that ended the latest head showing it — one marker, undoable like any rewind.
+ */
+export async function switchTx(tx: Executor, row: SessionRow, invocationId: string): Promise<AdkEvent | null> {
+  const log = logOf(row);
+  const node = await requireTurn(tx, row, invocationId);
+  const markers = await markerLinks(tx, log);
+  if (isVisible(node.firstSeq, walkRewinds(row.last_seq, markers).segments)) {
+    return null;
+  }
+  const marker = latestHeadShowing(node.firstSeq, markers);
+  if (!marker) throw new InvocationNotFoundError(invocationId);
+  return rewindTx(tx, row, marker, "switch");
 }

@@ -1,20 +1,22 @@
 /** Reading A2A tasks back: one per invocation, its history read from the invocation's events (lib/db/tasks.ts). */
 import { sql } from "drizzle-orm";
 import { eventToMessage, joinHistories } from "@/lib/a2a/convert";
+import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Message, Task } from "@/lib/a2a/types";
 import { walkRewinds } from "@/lib/session/effective-history";
-import { eventText } from "@/lib/session/names";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import type { Executor } from "../database";
-import { UNBOUNDED } from "../paging";
+import { together } from "../database";
+import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "../paging";
 import { parseJson, type SessionRow } from "../rows";
 import { toEvent } from "./history";
-import { markerLinks } from "./layout";
+import { effectiveLayout, markerLinks } from "./layout";
 import { eventIdIn, inPiece, inPieces, type Log, lastSeqIn, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
 import { liveOf } from "./sessions";
+import { siblingsOf } from "./versions";
 
 export interface TaskRow {
-  /** The id the log shows (lib/db/log.ts). */
+  /** The id the log shows (lib/db/tx/log.ts). */
   id: string;
   /** Where the row is stored. */
   session_id: string;
@@ -31,7 +33,7 @@ export const TASK_COLUMNS = sql.raw(
   "i.task_id AS id, i.session_id, i.invocation_id, i.first_seq AS position, i.last_seq, i.task AS data, i.after_invocation_id, i.is_marker",
 );
 
-export const ALL: Segment = [1, UNBOUNDED];
+const ALL: Segment = [1, UNBOUNDED];
 
 /** Events between two tasks' ranges are read too when there are few: a page is then one or a few primary-key ranges. */
 const MAX_GAP = 64;
@@ -78,7 +80,7 @@ export async function assemble(tx: Executor, log: Log, rows: TaskRow[]): Promise
 }
 
 /** Tasks whose invocation starts in `ranges`, newest first, at most `limit` (all when undefined); marker tasks never listed. */
-export async function tasksIn(tx: Executor, log: Log, ranges: readonly Segment[], before: number, limit?: number) {
+async function tasksIn(tx: Executor, log: Log, ranges: readonly Segment[], before: number, limit?: number) {
   const rows: TaskRow[] = [];
   for (const [from, to] of [...ranges].reverse()) {
     if (from >= before) continue;
@@ -124,13 +126,13 @@ export async function wholeTask(tx: Executor, found: { row: TaskRow; session: Se
   return found.row.is_marker ? { ...task, history: await headAfter(tx, log, found.row.position) } : task;
 }
 
-export interface HiddenBy {
+interface HiddenBy {
   markerSeq: number;
   markerInvocationId: string;
 }
 
 /** What the UI says of a rewound turn: which marker hid it, when and why. */
-export async function rewoundMetadata(tx: Executor, log: Log, hidden: Map<string, HiddenBy>) {
+async function rewoundMetadata(tx: Executor, log: Log, hidden: Map<string, HiddenBy>) {
   const seqs = [...new Set([...hidden.values()].map((h) => h.markerSeq))];
   if (seqs.length === 0) return new Map<number, { at: string; reason: string }>();
   const markers = await tx.all<{ seq: number; timestamp: number; data: string }>(sql`
@@ -146,24 +148,55 @@ export async function rewoundMetadata(tx: Executor, log: Log, hidden: Map<string
   );
 }
 
-/** The user texts of invocations (their first user event), for labels such as History's. */
-export async function userTexts(tx: Executor, log: Log, invocationIds: string[]): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  // Driven from the list of ids, each one primary-key lookup: with an IN list, PostgreSQL's planner
-  // scanned the whole invocations table whenever forks had made its statistics stale (26 ms at 10k).
-  // CROSS JOIN fixes SQLite's join order (it otherwise scanned the session's invocations: 19 ms).
-  for (const piece of log.pieces) {
-    const wanted = invocationIds.filter((id) => !texts.has(id));
-    if (wanted.length === 0) break;
-    const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
-      WITH wanted (invocation_id) AS (${tx.dialect.textList(wanted)})
-      SELECT i.invocation_id, e.id, e.data FROM wanted w
-        CROSS JOIN invocations i
-        JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-      WHERE ${inPiece(piece, "first_seq", "i", "filter")} AND i.invocation_id = w.invocation_id`);
-    for (const r of rows) texts.set(r.invocation_id, eventText(toEvent(r)));
+type StoredTask = Pick<Task, "status" | "metadata" | "artifacts">;
+
+/** The session's tasks, as listTasks (lib/db/tasks.ts) answers them. */
+export async function tasksOf(
+  tx: Executor,
+  row: SessionRow,
+  opts: { includeRewound?: boolean } & Partial<PageRequest>,
+): Promise<Page<Task>> {
+  const log = logOf(row);
+  const layout = await effectiveLayout(tx, row);
+  const before = decodeCursor(opts.before);
+  const wanted = opts.limit === undefined ? undefined : opts.limit + 1;
+  const rows = await tasksIn(tx, log, opts.includeRewound ? [ALL] : layout.segments, before, wanted);
+  const page = pageOf(rows, opts.limit ?? rows.length, (r) => r.position);
+  const hidden = new Map<string, HiddenBy>();
+  for (const r of page.items) {
+    const range = layout.rewound.find((h) => r.position >= h.from && r.position <= h.to);
+    if (range) hidden.set(r.id, range);
   }
-  return texts;
+  // Independent reads, issued together: one round trip for their first statements on PostgreSQL.
+  const [markers, siblings, assembled] = await together([
+    rewoundMetadata(tx, log, hidden),
+    siblingsOf(
+      tx,
+      log,
+      page.items.filter((r) => !hidden.has(r.id)),
+    ),
+    assemble(tx, log, page.items),
+  ]);
+  const tasks = assembled.map((task) => {
+    const by = hidden.get(task.id);
+    const marker = by && markers.get(by.markerSeq);
+    const extra = by
+      ? { rewound: true, rewound_by: by.markerInvocationId, rewound_at: marker?.at ?? null, rewound_reason: marker?.reason ?? "rewind" }
+      : siblings.get(invocationIdOf(task) ?? "");
+    return extra ? { ...task, metadata: { ...task.metadata, ...extra } } : task;
+  });
+  return { items: tasks, nextBefore: page.nextBefore };
 }
 
-type StoredTask = Pick<Task, "status" | "metadata" | "artifacts">;
+/** How many effective tasks the session has. */
+export async function taskCount(tx: Executor, row: SessionRow): Promise<number> {
+  let total = 0;
+  for (const segment of (await effectiveLayout(tx, row)).segments) {
+    for (const piece of piecesIn(logOf(row), segment)) {
+      const counted = await tx.one<{ n: number }>(sql`
+        SELECT COUNT(*) AS n FROM invocations WHERE ${inPiece(piece, "first_seq")} AND task IS NOT NULL AND NOT is_marker`);
+      total += Number(counted?.n ?? 0);
+    }
+  }
+  return total;
+}
