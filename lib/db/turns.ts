@@ -6,16 +6,12 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "./client";
 import { runningTaskId, type SessionRow } from "./rows";
-import { closeAbandoned, leaseMs } from "./tx/claim";
+import { closeAbandoned, renewLease } from "./tx/claim";
 import { sessionOfTask } from "./tx/tasks";
 
 /** Extends the turn's lease. `held: false` means another instance has taken the session: stop writing. */
 export async function renewTurn(sessionId: string, taskId: string): Promise<{ held: boolean; cancel: boolean }> {
-  const db = await getDb();
-  const row = await db.one<{ turn_cancel: boolean | number }>(sql`
-    UPDATE sessions SET turn_lease_until = ${Date.now() + leaseMs()}
-    WHERE id = ${sessionId} AND turn_task_id = ${taskId} RETURNING turn_cancel`);
-  return { held: Boolean(row), cancel: Boolean(row?.turn_cancel) };
+  return renewLease(await getDb(), sessionId, taskId);
 }
 
 /** Where a task's turn runs, if it is running: the session and the instance holding it. */

@@ -61,3 +61,11 @@ export async function claimRow(tx: Executor, row: SessionRow, turn?: string): Pr
   refuseWhileBusy(row, turn);
   return row;
 }
+
+/** Extends the turn's lease, one statement atomic on its own. `held: false`: another instance has taken the session. */
+export async function renewLease(tx: Executor, sessionId: string, taskId: string): Promise<{ held: boolean; cancel: boolean }> {
+  const row = await tx.one<{ turn_cancel: boolean | number }>(sql`
+    UPDATE sessions SET turn_lease_until = ${Date.now() + leaseMs()}
+    WHERE id = ${sessionId} AND turn_task_id = ${taskId} RETURNING turn_cancel`);
+  return { held: Boolean(row), cancel: Boolean(row?.turn_cancel) };
+}
