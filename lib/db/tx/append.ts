@@ -11,7 +11,7 @@ import { type Executor, inBatches, typedValues } from "../database";
 import type { SessionRow } from "../rows";
 import { artifactScope } from "./artifacts";
 import { checkpointBytes, eventBytes, invocationBytes } from "./bytes";
-import { type Ahead, invocationAt, invocationNodes, markerLinks, nodesAndHolder } from "./layout";
+import { type Ahead, invocationAt, invocationNodes, markerLinks, nodesAndTail } from "./layout";
 import { logOf, ownFrom } from "./log";
 import { logWriter } from "./log-writer";
 import { entryBytes, indexEntry, searchRows } from "./search-index";
@@ -75,12 +75,12 @@ export async function appendEventsTx(
   const state = parseState(row.state);
   const log = logOf(row);
   const start = also.tail
-    ? { nodes: new Map([[also.tail.invocationId, also.tail]]), holder: also.tail }
+    ? { nodes: new Map([[also.tail.invocationId, also.tail]]), tailNode: also.tail }
     : row.last_seq === 0 // an empty log (a new chat) has no invocations to look up
-      ? { nodes: new Map(namedIn(input).map((id) => [id, null])), holder: null }
+      ? { nodes: new Map(namedIn(input).map((id) => [id, null])), tailNode: null }
       : also.ahead && !row.inherited && also.ahead.tail === row.tail_seq && also.ahead.lastSeq === row.last_seq
         ? also.ahead
-        : await nodesAndHolder(tx, log, lookedUp(input), row.tail_seq);
+        : await nodesAndTail(tx, log, lookedUp(input), row.tail_seq);
   const known = new Map<string, InvocationNode | null>(start.nodes);
   // The rest of the invocations the batch names, looked up together rather than one by one as met.
   for (const batch of inBatches(namedIn(input).filter((id) => !known.has(id)))) {
@@ -89,7 +89,7 @@ export async function appendEventsTx(
   const node = (invocationId: string) => known.get(invocationId) ?? null;
   let seq = row.last_seq;
   let tail = row.tail_seq;
-  let tailNode: InvocationNode | null | undefined = start.holder;
+  let tailNode: InvocationNode | null | undefined = start.tailNode;
   /** The invocation of each event of the batch, by seq - row.last_seq - 1: where a tail inside the batch is. */
   const batchInvocations: string[] = [];
   /** The invocations holding seqs before the batch that tails went back to: markers often go back to the same one. */

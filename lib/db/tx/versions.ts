@@ -9,7 +9,7 @@ import { parseJson, type SessionRow } from "../rows";
 import type { VersionInfo } from "../types";
 import { toEvent } from "./history";
 import { labelsOf } from "./labels";
-import { invocationAt, nodesAndHolder } from "./layout";
+import { invocationAt, nodesAndTail } from "./layout";
 import { inPiece, type Log, logOf } from "./log";
 
 export interface Siblings {
@@ -96,7 +96,7 @@ export async function versionsOf(tx: Executor, row: SessionRow): Promise<Version
   }
   const leaves = [...new Set([leaf?.invocationId, ...markers.map((m) => m.after_invocation_id)].filter((id): id is string => Boolean(id)))];
   const [texts, labels] = await together([userTexts(tx, log, leaves), labelsOf(tx, row.id)]);
-  const { nodes } = await nodesAndHolder(tx, log, leaves, 0);
+  const { nodes } = await nodesAndTail(tx, log, leaves, 0);
   const placed = [...nodes.values()].filter((n): n is InvocationNode => n !== null);
   const siblings = await siblingsOf(
     tx,
