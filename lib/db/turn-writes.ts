@@ -10,7 +10,7 @@ import type { RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import { getDb } from "./client";
-import { type Executor, together } from "./database";
+import { batch, type Executor, run, together } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
 import { claimRow, claimSession, leaseMs, RELEASED, renewLease } from "./tx/claim";
@@ -113,7 +113,7 @@ async function begin(
       const [owned, existing, , count, looked] = await together([
         session,
         input.messageId ? taskForMessage(tx, sessionId, input.messageId, session) : null,
-        lockUser(tx, userId),
+        batch(tx, [lockUser(tx.dialect, userId)]),
         runningTurns(),
         lookAhead(tx, sessionId, lookedUp([input.userEvent])),
       ]);
@@ -213,9 +213,9 @@ async function endWrite(userId: string, sessionId: string, task: Task, events: A
       storeTaskTx(tx, row, task),
       events.length > 0
         ? appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }).then((appended) => appended.events)
-        : together([
-            tx.run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
-            tx.run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+        : batch(tx, [
+            run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+            run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
           ]).then(() => []),
     ]);
     return stored;

@@ -9,7 +9,7 @@ import { walkRewinds } from "@/lib/session/effective-history";
 import { matchesQuery, queryEntries, type SearchQuery, searchableText, snippetOf } from "@/lib/session/search-text";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import { isVisible } from "@/lib/session/versions";
-import { type Executor, together } from "../database";
+import { all, batch, type Executor, run, together } from "../database";
 import { decodeCursor, encodeCursor, type Page } from "../paging";
 import type { SearchHit } from "../types";
 import { markerLinks } from "./layout";
@@ -97,23 +97,21 @@ function chatBook(tx: Executor, userId: string) {
     /** Reads what the candidates need: their stores, the user's forks (once) and the views of the chats showing them. */
     async load(rows: Candidate[]) {
       const unknown = [...new Set(rows.map((r) => r.session_id))].filter((id) => !chats.has(id));
-      const [found, forks] = await together([
+      const [found, forks] = await batch(tx, [
         // Stores may be tombstones (their rows reach the user through forks): owned, not necessarily live.
         unknown.length
-          ? tx.all<Chat>(
+          ? all<Chat>(
               sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE user_id = ${userId} AND id IN (${sql.join(
                 unknown.map((id) => sql`${id}`),
                 sql`, `,
               )})`,
             )
-          : [],
+          : null,
         readers
           ? null
-          : tx.all<Chat>(
-              sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE ${liveOf(userId)} AND inherited IS NOT NULL ORDER BY activity DESC`,
-            ),
+          : all<Chat>(sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE ${liveOf(userId)} AND inherited IS NOT NULL ORDER BY activity DESC`),
       ]);
-      for (const chat of found) chats.set(chat.id, chat);
+      for (const chat of found ?? []) chats.set(chat.id, chat);
       readers ??= (forks ?? []).flatMap((chat) => {
         const log = logOf(chat);
         return log.pieces.flatMap((piece) => (piece.session === chat.id ? [] : [{ chat, log, piece }]));
@@ -135,10 +133,10 @@ export async function searchTx(
 ): Promise<Page<SearchHit>> {
   const limit = input.limit;
   const exact = queryEntries(query).exact;
-  const [, merged] = await together([
+  const [, merged] = await batch(tx, [
     // Each branch of the query is planned for its own words (a generic plan would pick one path for all).
-    tx.dialect.name === "postgres" ? tx.run(sql`SET LOCAL plan_cache_mode = force_custom_plan`) : null,
-    tx.all<{ key: string }>(sql`SELECT key FROM search_keys WHERE user_id = ${userId}`),
+    tx.dialect.name === "postgres" ? run(sql`SET LOCAL plan_cache_mode = force_custom_plan`) : null,
+    all<{ key: string }>(sql`SELECT key FROM search_keys WHERE user_id = ${userId}`),
   ]);
   const keys = [ownerKey(userId), ...merged.map((m) => m.key)];
   const book = chatBook(tx, userId);

@@ -7,7 +7,7 @@ import { ForbiddenScopeError, NotFoundError, QuotaExceededError, SessionBusyErro
 import { autoName, eventText, NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, emptyState, isAppKey, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
-import { type Executor, together } from "../database";
+import { batch, type Executor, one } from "../database";
 import { parseJson, runningTaskId, type SessionRow, summary } from "../rows";
 import type { SessionRecord } from "../types";
 import { sessionBytes } from "./bytes";
@@ -73,10 +73,10 @@ export async function createSessionTx(
 ): Promise<SessionRow> {
   refuseAppScope(Object.keys(input.state ?? {}));
   // Issued together (one round trip on PostgreSQL), run in this order: the count once the user's row is locked.
-  const [, , count] = await together([
-    ensureUser(tx, userId),
-    lockUser(tx, userId),
-    tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`),
+  const [, , count] = await batch(tx, [
+    ensureUser(userId),
+    lockUser(tx.dialect, userId),
+    one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`),
   ]);
   const limit = config().limits.sessions;
   if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);

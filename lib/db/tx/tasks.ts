@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { invocationIdOf } from "@/lib/a2a/metadata";
 import type { Task } from "@/lib/a2a/types";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { type Executor, together } from "../database";
+import { batch, type Executor, run } from "../database";
 import type { SessionRow } from "../rows";
 import { taskBytes } from "./bytes";
 import { logOf } from "./log";
@@ -45,13 +45,18 @@ export const taskRefused = (task: Task) =>
  * charges its bytes (`taskColumns(...).bytes`), with the append it goes with.
  */
 export async function storeTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) {
-  const saved = await tx.run(taskUpdate(task, messageId ?? null, { id: sql`${row.id}`, sharedUntil: sql`${row.shared_until}` }));
+  const [saved] = await batch(tx, [storeTask(row, task, messageId)]);
   if (saved === 0) throw taskRefused(task);
 }
 
+/** The statement `storeTaskTx` sends: it changes no row when the task is refused. */
+const storeTask = (row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) =>
+  run(taskUpdate(task, messageId ?? null, { id: sql`${row.id}`, sharedUntil: sql`${row.shared_until}` }));
+
 /** `storeTaskTx`, its bytes charged to the chat and its owner. */
 export async function saveTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "user_id" | "shared_until">, task: Task, messageId?: string) {
-  await together([storeTaskTx(tx, row, task, messageId), chargeBytes(tx, row, taskColumns(task, messageId).bytes)]);
+  const [saved] = await batch(tx, [storeTask(row, task, messageId), ...chargeBytes(row, taskColumns(task, messageId).bytes)]);
+  if (saved === 0) throw taskRefused(task);
 }
 
 /** The session of the user's task `taskId` (404 when there is none). */

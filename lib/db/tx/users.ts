@@ -2,17 +2,14 @@
 import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError } from "@/lib/errors";
-import { type Executor, together } from "../database";
+import { type Dialect, type Executor, run } from "../database";
 
 /** Browsers hold signed guest ids before they write anything; the row appears with their first chat. */
-export async function ensureUser(tx: Executor, userId: string) {
-  await tx.run(sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${Date.now()}) ON CONFLICT (id) DO NOTHING`);
-}
+export const ensureUser = (userId: string) =>
+  run(sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${Date.now()}) ON CONFLICT (id) DO NOTHING`);
 
 /** Holds the user's row until the transaction ends (PostgreSQL), so two requests cannot both pass a quota check. */
-export async function lockUser(tx: Executor, userId: string) {
-  await tx.run(sql`SELECT id FROM users WHERE id = ${userId} ${tx.dialect.forUpdate}`);
-}
+export const lockUser = (dialect: Dialect, userId: string) => run(sql`SELECT id FROM users WHERE id = ${userId} ${dialect.forUpdate}`);
 
 /**
  * Records a write to one of the user's chats: the next value of the user's activity counter (so the
@@ -35,11 +32,10 @@ export function checkQuota(userId: string, touched: UserTouched | undefined, byt
 }
 
 /** Charges bytes a write stored in a chat outside an append (a task, say) to the chat and its owner. */
-export const chargeBytes = (tx: Executor, row: { id: string; user_id: string }, bytes: number) =>
-  together([
-    tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
-    tx.run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
-  ]);
+export const chargeBytes = (row: { id: string; user_id: string }, bytes: number) => [
+  run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+  run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+];
 
 /** `userTouch` and `checkQuota` on their own: resolves with the user's new activity. */
 export async function touchUser(tx: Executor, userId: string, bytes = 0): Promise<number> {
