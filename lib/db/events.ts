@@ -1,4 +1,4 @@
-/** Appending to the event log: sequence numbers, state, the invocation tree (reading it back: history.ts). */
+/** Appending events from outside a turn, in one transaction (the append itself: tx/append.ts; reading back: history.ts). */
 import type { AdkEvent } from "@/lib/session/types";
 import { getDb } from "./client";
 import { together } from "./database";
