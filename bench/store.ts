@@ -42,7 +42,7 @@ export async function storeBench(results: Results, runs: number, userId: string,
     await median(runs, async () => forks.push((await forkSession(userId, sessionId, { invocationId: middleId })).id)),
     "≤ 150 ms",
   );
-  // A fork reads its source's rows through its pieces (lib/db/log.ts): its pages cost what the source's do.
+  // A fork reads its source's rows through its pieces (lib/db/tx/log.ts): its pages cost what the source's do.
   results.record("store: last page of 50 tasks, in a fork", size, await median(runs, () => listTasks(userId, forks[0], { limit: 50 })));
   for (const id of forks) await deleteSession(userId, id);
   const branch = edited[Math.floor(edited.length / 2)];

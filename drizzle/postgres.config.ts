@@ -1,8 +1,9 @@
 import { defineConfig } from "drizzle-kit";
 
-/** `npm run db:generate` writes the PostgreSQL migrations from lib/db/schema/postgres.ts. */
+/** `npm run db:generate` writes the PostgreSQL migrations from lib/db/schema/postgres.ts and accounts-postgres.ts. */
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./lib/db/schema/postgres.ts",
+  // The accounts tables import `users` from the store's schema, so the store's cannot re-export them.
+  schema: ["./lib/db/schema/postgres.ts", "./lib/db/schema/accounts-postgres.ts"],
   out: "./drizzle/postgres",
 });

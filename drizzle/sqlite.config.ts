@@ -1,8 +1,9 @@
 import { defineConfig } from "drizzle-kit";
 
-/** `npm run db:generate` writes the SQLite migrations from lib/db/schema/sqlite.ts. */
+/** `npm run db:generate` writes the SQLite migrations from lib/db/schema/sqlite.ts and accounts-sqlite.ts. */
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./lib/db/schema/sqlite.ts",
+  // The accounts tables import `users` from the store's schema, so the store's cannot re-export them.
+  schema: ["./lib/db/schema/sqlite.ts", "./lib/db/schema/accounts-sqlite.ts"],
   out: "./drizzle/sqlite",
 });

@@ -1,5 +1,5 @@
-import { checkInvariants } from "@/lib/db/invariants";
 import { openSqlite } from "@/lib/db/sqlite";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { expect, test } from "./support/fixtures";
 
 const DATABASE = `.e2e-data-${process.env.E2E_PORT ?? 3210}/retrace.db`;

@@ -3,7 +3,7 @@
  * on a database — the file given, else the one the environment configures (DATABASE_URL or DATABASE_PATH).
  */
 import { closeDb, getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 
 if (process.argv[2]) process.env.DATABASE_PATH = process.argv[2];
 const db = await getDb();

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { issueToken } from "@/lib/auth";
-import { ROW_BYTES } from "@/lib/db/bytes";
 import { getDb } from "@/lib/db/client";
+import { ROW_BYTES } from "@/lib/db/tx/bytes";
 import { Browser, newCredentials } from "./support/accounts";
 import { ownedBy, richGuest, rowsMentioning, writeUserData } from "./support/accounts-data";
 import { call, guestWithChat, routes, snapshot } from "./support/api";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import { listEvents } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { sharedDatabase, startMutator } from "./support/processes";
 
 const WORKERS = 4;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { setDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import { listEvents } from "@/lib/db/queries";
 import { openSqlite } from "@/lib/db/sqlite";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { sharedDatabase, startMutator } from "./support/processes";
 
 /** CRASH_CYCLES=200 npx vitest run --project sqlite tests/crash.test.ts for the long run. */

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import { forkSession, rewindSession } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { event, fixture } from "./helpers";
 
 describe("the invariant checker", () => {

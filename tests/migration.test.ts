@@ -12,10 +12,10 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { setDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import { prepareDatabase } from "@/lib/db/prepare";
 import { listSessions, listTasks, listVersions, searchChats, switchSession } from "@/lib/db/queries";
 import { openSqlite } from "@/lib/db/sqlite";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

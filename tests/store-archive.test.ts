@@ -5,7 +5,6 @@ import { archiveText } from "@/lib/archive/writer";
 import { chatRecords, exportOrder } from "@/lib/db/archive-export";
 import { getDb } from "@/lib/db/client";
 import { importUpload } from "@/lib/db/import-upload";
-import { checkInvariants } from "@/lib/db/invariants";
 import {
   appendEvents,
   createUser,
@@ -18,6 +17,7 @@ import {
   saveTask,
   switchSession,
 } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { completedTask, event, fixture } from "./helpers";
 import { countedBytesOf, storedBytesOf } from "./support/bytes";
 

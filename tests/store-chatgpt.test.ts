@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { importUpload } from "@/lib/db/import-upload";
-import { checkInvariants } from "@/lib/db/invariants";
 import { createUser, listArtifacts, listTasks, listVersions, loadArtifact, switchSession } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { branchy, conversation, zip } from "./support/chatgpt";
 
 const OPTIONS = { agent: "demo", agents: ["demo"] };

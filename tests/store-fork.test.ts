@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import {
   appendEvents,
   deleteSession,
@@ -17,7 +16,8 @@ import {
   saveTask,
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
-import { taskForMessage } from "@/lib/db/tasks";
+import { checkInvariants } from "@/lib/db/tx/invariants";
+import { taskForMessage } from "../lib/db/tx/tasks";
 import { chatView, event, fixture, holdTurn, texts } from "./helpers";
 import { count } from "./support/db";
 
@@ -75,7 +75,7 @@ describe("fork", () => {
     await expect(loadArtifact(f.userId, fork.id, "notes.txt", 1)).rejects.toThrow();
     const forkTasks = await tasks(f.userId, fork.id);
     expect(forkTasks.map((t) => t.metadata?.kagent_invocation_id)).toEqual(["inv1"]);
-    // A shared task shows the fork's id and the stored one (lib/db/log.ts).
+    // A shared task shows the fork's id and the stored one (lib/db/tx/log.ts).
     expect(forkTasks[0].id).toBe(`${fork.id}:task-inv1`);
     expect(forkTasks[0].contextId).toBe(fork.id);
     expect(await getTask(f.userId, forkTasks[0].id)).toEqual(forkTasks[0]);

@@ -4,8 +4,6 @@ import { describe, expect, it } from "vitest";
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
-import { flatten, logOf, MAX_PIECES } from "@/lib/db/log";
 import {
   appendEvents,
   createSession,
@@ -21,6 +19,8 @@ import {
   saveTask,
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
+import { checkInvariants } from "@/lib/db/tx/invariants";
+import { flatten, logOf, MAX_PIECES } from "@/lib/db/tx/log";
 import { chatView, completedTask, event, fixture, texts } from "./helpers";
 import { countedBytesOf, storedBytesOf, writeEverywhere } from "./support/bytes";
 import { count, countStatements } from "./support/db";

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import { labelVersion } from "@/lib/db/labels";
 import {
   appendEvents,
@@ -14,6 +13,7 @@ import {
   saveTask,
   switchSession,
 } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { event, type Fixture, fixture } from "./helpers";
 import { count, countStatements, tableRows } from "./support/db";
 

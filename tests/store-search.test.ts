@@ -3,7 +3,6 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mergeGuest } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import {
   appendEvents,
   createSession,
@@ -15,6 +14,7 @@ import {
   searchChats,
   switchSession,
 } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { ValidationError } from "@/lib/errors";
 import { event, fixture } from "./helpers";
 

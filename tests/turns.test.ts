@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";
-import { checkInvariants } from "@/lib/db/invariants";
 import {
   appendEvents,
   appendTurnEvents,
@@ -19,10 +18,13 @@ import {
   listSessions,
   reapAbandonedTurns,
   renameSession,
+  renewTurn,
+  requestCancel,
   rewindSession,
   saveArtifact,
   switchSession,
 } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { messageText } from "@/lib/task/convert";
 import type { Task } from "@/lib/task/types";
 import { completedTask, event, type Fixture, fixture, holdTurn, texts } from "./helpers";
@@ -165,17 +167,20 @@ describe("a turn's context", () => {
       agent: "demo",
       owner: "test",
     });
-    if (!("seq" in begun)) throw new Error("a new turn was expected");
-    const history = await historyAt(f.userId, f.sessionId, begun.seq, 400);
+    if ("existing" in begun) throw new Error("a new turn was expected");
+    const history = await begun.history(400);
     expect(history).toEqual((await listEvents(f.userId, f.sessionId, "effective")).items);
     expect(texts(history)).toEqual(["one", "i4"]);
     expect(history.at(-1)?.id).toBe(begun.event.id);
     const db = await getDb();
+    // The writer's history is the history at its user event's seq.
+    const at = await db.one<{ seq: number }>(sql`SELECT last_seq AS seq FROM sessions WHERE id = ${f.sessionId}`);
+    expect(await historyAt(f.userId, f.sessionId, Number(at?.seq), 400)).toEqual(history);
     await db.run(sql`UPDATE sessions SET turn_task_id = NULL WHERE id = ${f.sessionId}`);
     await f.append(event("i4", { author: "demo", text: "reply" }), event("i5", { author: "user", text: "later" }));
     await rewindSession(f.userId, f.sessionId, "i4");
-    expect(await historyAt(f.userId, f.sessionId, begun.seq, 400)).toEqual(history);
-    expect(texts(await historyAt(f.userId, f.sessionId, begun.seq, 1))).toEqual(["i4"]);
+    expect(await begun.history(400)).toEqual(history);
+    expect(texts(await begun.history(1))).toEqual(["i4"]);
   });
 });
 
@@ -195,7 +200,7 @@ describe("a turn's writes", () => {
     expect((await getSession(f.userId, f.sessionId)).state).toEqual({ color: "red" });
   });
 
-  /** A turn begun by hand in `f`'s chat, as the runtime begins one: its task and the cursor its first write leaves. */
+  /** A turn begun by hand in `f`'s chat, as the runtime begins one: its task and its writer. */
   const begin = async (f: Fixture, invocationId: string) => {
     const task = completedTask(f.sessionId, invocationId);
     const begun = await beginTurn(f.userId, f.sessionId, {
@@ -204,22 +209,21 @@ describe("a turn's writes", () => {
       agent: "demo",
       owner: "test",
     });
-    if (!("cursor" in begun) || !begun.cursor) throw new Error("a cursor was expected");
-    return { task, cursor: begun.cursor };
+    if ("existing" in begun) throw new Error("a new turn was expected");
+    return { task, writer: begun };
   };
 
   it("computed from a cursor that no longer holds (the session moved since) are computed again from the row, never stored wrong", async () => {
     const f = await fixture();
-    const { task, cursor } = await begin(f, "t1");
-    const first = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { a: 1 } })], cursor);
-    // Moved under `first.cursor`: the log, by a write of the turn's own that did not go through the cursor.
-    const second = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { b: 2 } })]);
-    const third = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { c: 3 } })], first.cursor);
-    // Moved under `third.cursor` by a rename alone (the log as it was), and the end is written from the older `second.cursor`.
+    const { task, writer } = await begin(f, "t1");
+    await writer.append([event("t1", { state: { a: 1 } })]);
+    // Moved under the writer's cursor: the log, by a write of the turn's own that did not go through the writer.
+    await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { b: 2 } })]);
+    await writer.append([event("t1", { state: { c: 3 } })]);
+    // Moved under the writer's cursor by a rename alone (the log as it was).
     await renameSession(f.userId, f.sessionId, "Renamed");
-    const fourth = await appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1", { state: { d: 4 } })], third.cursor);
-    expect(fourth.cursor?.row.name).toBe("Renamed");
-    await endTurn(f.userId, f.sessionId, task, [event("t1", { text: "done" })], second.cursor);
+    await writer.append([event("t1", { state: { d: 4 } })]);
+    await writer.end(task, [event("t1", { text: "done" })]);
     expect(await getSession(f.userId, f.sessionId)).toMatchObject({
       name: "Renamed",
       state: { a: 1, b: 2, c: 3, d: 4 },
@@ -228,10 +232,22 @@ describe("a turn's writes", () => {
     expect(texts((await listEvents(f.userId, f.sessionId)).items)).toEqual(["hello", undefined, undefined, undefined, undefined, "done"]);
     expect((await getTask(f.userId, task.id)).history).toHaveLength(6);
     expect(await checkInvariants(await getDb())).toEqual([]);
-    // No write gets past a turn that no longer holds the session, with a cursor or without.
-    await expect(appendTurnEvents(f.userId, f.sessionId, task.id, [event("t1")], fourth.cursor)).rejects.toMatchObject({
+    // No write gets past a turn that no longer holds the session, through its writer or without.
+    await expect(writer.append([event("t1")])).rejects.toMatchObject({ code: "stale_turn" });
+    await expect(endTurn(f.userId, f.sessionId, task, [event("t1")])).rejects.toMatchObject({
       code: "stale_turn",
     });
+  });
+
+  it("renew the lease while the turn holds its session, and tell a cancel request and a takeover", async () => {
+    const f = await fixture();
+    const { task, writer } = await begin(f, "t1");
+    expect(await writer.renew()).toEqual({ held: true, cancel: false });
+    expect(await requestCancel(f.sessionId, task.id)).toBe(true);
+    expect(await renewTurn(f.sessionId, task.id)).toEqual({ held: true, cancel: true });
+    const db = await getDb();
+    await db.run(sql`UPDATE sessions SET turn_task_id = ${"another"} WHERE id = ${f.sessionId}`);
+    expect(await writer.renew()).toEqual({ held: false, cancel: false });
   });
 
   it("in a fork go on when the fork's source is deleted under the turn (its rows kept for the fork)", async () => {
@@ -239,11 +255,10 @@ describe("a turn's writes", () => {
     await f.append(event("i1", { author: "user", text: "first" }), event("i1", { text: "reply", state: { n: 1 } }));
     const fork = await forkSession(f.userId, f.sessionId);
     const inFork = { ...f, sessionId: fork.id };
-    const { task, cursor } = await begin(inFork, "t1");
+    const { task, writer } = await begin(inFork, "t1");
     await deleteSession(f.userId, f.sessionId);
-    const appended = await appendTurnEvents(f.userId, fork.id, task.id, [event("t1", { state: { color: "blue" } })], cursor);
-    expect(appended.cursor?.row.inherited).toBe(cursor.row.inherited);
-    await endTurn(f.userId, fork.id, task, [event("t1", { text: "done" })], appended.cursor);
+    await writer.append([event("t1", { state: { color: "blue" } })]);
+    await writer.end(task, [event("t1", { text: "done" })]);
     expect((await getSession(f.userId, fork.id)).state).toEqual({ n: 1, color: "blue" });
     expect(texts((await listEvents(f.userId, fork.id)).items)).toEqual(["first", "reply", "hello", undefined, "done"]);
     expect(await checkInvariants(await getDb())).toEqual([]);

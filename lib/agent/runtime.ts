@@ -2,9 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
-import type { LogCursor } from "@/lib/db/events";
-import { appendTurnEvents, beginTurn, currentState, endTurn, historyAt, renewTurn } from "@/lib/db/queries";
-import { leaseMs } from "@/lib/db/turns";
+import { beginTurn, currentState } from "@/lib/db/queries";
+import type { TurnWriter } from "@/lib/db/turn-writes";
 import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
@@ -50,7 +49,7 @@ export async function startTurn(opts: {
   messageId?: string;
   /** Rewind before this invocation first, in the same transaction (Edit & resend, Regenerate). */
   rewindBefore?: { invocationId: string; reason: RewindReason };
-  /** The turn the sender shows last, checked before anything is written (lib/db/last-turn.ts). */
+  /** The turn the sender shows last, checked before anything is written (lib/db/tx/last-turn.ts). */
   lastInvocationId?: string | null;
 }): Promise<Turn> {
   const { userId, agent } = opts;
@@ -88,7 +87,7 @@ export async function startTurn(opts: {
     lastInvocationId: opts.lastInvocationId,
   });
   if ("existing" in begun) return followTurn(userId, begun.existing);
-  return runLocal({ userId, sessionId, agent, task, invocationId, event, begun });
+  return runLocal({ userId, sessionId, agent, task, invocationId, event, writer: begun });
 }
 
 function runLocal(turn: {
@@ -98,9 +97,9 @@ function runLocal(turn: {
   task: Task;
   invocationId: string;
   event: (author: string, parts: Part[], extra?: Partial<AdkEvent>, actions?: EventActions) => AdkEvent;
-  begun: { event: AdkEvent; seq: number; cursor?: LogCursor };
+  writer: TurnWriter;
 }): Turn {
-  const { userId, sessionId, agent, task, invocationId } = turn;
+  const { userId, sessionId, agent, task, invocationId, writer } = turn;
   const taskId = task.id;
   const controller = new AbortController();
   const updates = channel<TurnUpdate>();
@@ -142,14 +141,10 @@ function runLocal(turn: {
     waiting = [];
     return events;
   };
-  /** Where the turn's last write left its session: its next write is computed from it (lib/db/turn-writes.ts). */
-  let cursor = turn.begun.cursor;
   const store = async () => {
     const events = takeWaiting();
     if (events.length === 0) return;
-    const appended = await appendTurnEvents(userId, sessionId, taskId, events, cursor);
-    cursor = appended.cursor;
-    for (const stored of appended.events) record(eventToMessage(stored, sessionId, taskId));
+    for (const stored of await writer.append(events)) record(eventToMessage(stored, sessionId, taskId));
   };
   /** The turn ends with a text the agent emitted last: that event carries turn_complete. */
   const completeWaiting = () => {
@@ -165,7 +160,7 @@ function runLocal(turn: {
       ...(note ? { message: agentNote(note, sessionId, taskId, { kagent_invocation_id: invocationId }) } : {}),
     };
     if (lost) return task;
-    for (const stored of await endTurn(userId, sessionId, task, last, cursor)) record(eventToMessage(stored, sessionId, taskId));
+    for (const stored of await writer.end(task, last)) record(eventToMessage(stored, sessionId, taskId));
     return task;
   };
 
@@ -184,8 +179,8 @@ function runLocal(turn: {
         taskId,
         agentName: agent.name,
         invocationId,
-        userEvent: turn.begun.event,
-        history: once(() => historyAt(userId, sessionId, turn.begun.seq, CONTEXT_EVENTS)),
+        userEvent: writer.event,
+        history: once(() => writer.history(CONTEXT_EVENTS)),
         state: () => currentState(userId, sessionId),
         signal: controller.signal,
       };
@@ -226,14 +221,14 @@ function runLocal(turn: {
   // The lease: renewed while the turn runs; a cancel flag set by another instance stops the turn, and
   // a lost lease (another instance took over after this one stalled) stops it without another write.
   const renew = setInterval(() => {
-    renewTurn(sessionId, taskId).then(
+    writer.renew().then(
       ({ held, cancel }) => {
         if (!held) lost = true;
         if (!held || cancel) controller.abort();
       },
       (error) => console.error(`turn ${invocationId}: could not renew its lease:`, error),
     );
-  }, leaseMs() / 4);
+  }, writer.renewEvery);
   const unsubscribe = bus.then((b) =>
     b.subscribe(taskId, (message) => {
       if (message.kind === "cancel" || message.kind === "hello") watchedElsewhere = true;

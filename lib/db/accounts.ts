@@ -6,11 +6,12 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { AppError, SessionBusyError } from "@/lib/errors";
-import { ROW_BYTES } from "./bytes";
 import { getDb } from "./client";
 import type { Executor } from "./database";
-import { ownerKey } from "./search-index";
-import { ensureUser, lockUser } from "./users";
+import { batch } from "./database";
+import { ROW_BYTES } from "./tx/bytes";
+import { ownerKey } from "./tx/search-index";
+import { ensureUser, lockUser } from "./tx/users";
 
 /** What a merge moved, for the sign-in's answer and the tests. */
 export interface MergeReport {
@@ -63,9 +64,9 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
   const db = await getDb();
   return db.write(async (tx) => {
     if (await tx.one(sql`SELECT id FROM auth_users WHERE id = ${guestId}`)) throw new GuestIsAccountError();
-    await ensureUser(tx, accountId);
+    await batch(tx, [ensureUser(accountId)]);
     // Both rows locked in one order, so two merges into one account cannot deadlock each other.
-    for (const id of [guestId, accountId].sort()) await lockUser(tx, id);
+    for (const id of [guestId, accountId].sort()) await batch(tx, [lockUser(tx.dialect, id)]);
     const guest = await tx.one<{ activity: number; stored_bytes: number }>(
       sql`SELECT activity, stored_bytes FROM users WHERE id = ${guestId}`,
     );
@@ -74,7 +75,7 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const account = await tx.one<{ activity: number }>(sql`SELECT activity FROM users WHERE id = ${accountId}`);
     const sessions = await tx.run(sql`
       UPDATE sessions SET user_id = ${accountId}, activity = activity + ${Number(account?.activity ?? 0)} WHERE user_id = ${guestId}`);
-    // The search index keeps each row under its writer's key (lib/db/search-index.ts): the account searches under the guest's too.
+    // The search index keeps each row under its writer's key (lib/db/tx/search-index.ts): the account searches under the guest's too.
     if (sessions > 0) {
       await tx.run(sql`INSERT INTO search_keys (user_id, key) VALUES (${accountId}, ${ownerKey(guestId)}) ON CONFLICT DO NOTHING`);
       await tx.run(sql`
@@ -137,7 +138,7 @@ async function mergeUserFiles(tx: Executor, guestId: string, accountId: string):
 export async function deleteAccount(accountId: string): Promise<void> {
   const db = await getDb();
   await db.write(async (tx) => {
-    await lockUser(tx, accountId);
+    await batch(tx, [lockUser(tx.dialect, accountId)]);
     await refuseRunningTurns(tx, accountId);
     await tx.run(sql`DELETE FROM auth_users WHERE id = ${accountId}`);
     await tx.run(sql`DELETE FROM users WHERE id = ${accountId}`);
@@ -172,7 +173,7 @@ export async function trustedAccount(name: string): Promise<string> {
       ON CONFLICT (email) DO NOTHING`);
     const row = await tx.one<{ id: string }>(sql`SELECT id FROM auth_users WHERE email = ${email}`);
     const id = (row as { id: string }).id;
-    await ensureUser(tx, id);
+    await batch(tx, [ensureUser(id)]);
     return id;
   });
 }
@@ -210,5 +211,5 @@ export async function spendInvite(email: string): Promise<void> {
 /** A new account's `users` row, which the store's tables reference. */
 export async function ensureAccountUser(userId: string): Promise<void> {
   const db = await getDb();
-  await db.write((tx) => ensureUser(tx, userId));
+  await db.write((tx) => batch(tx, [ensureUser(userId)]));
 }

@@ -6,13 +6,12 @@
  */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { ArchiveEvent, ArchiveFile, ArchiveSession, ArchiveTask, ChatRecord } from "@/lib/archive/format";
+import type { ArchiveFile, ArchiveSession, ChatRecord } from "@/lib/archive/format";
 import { parseState } from "@/lib/session/state";
 import { getDb } from "./client";
-import { toEvent } from "./history";
-import { eventIdIn, inPiece, inPieces, type Log, logOf, piecesIn, taskIdIn } from "./log";
-import { parseJson, type SessionRow } from "./rows";
-import { liveOf, requireSession } from "./sessions";
+import type { SessionRow } from "./rows";
+import { eventPage, taskPage } from "./tx/export";
+import { liveOf, requireSession } from "./tx/sessions";
 
 /** Events (and tasks) per read. */
 const PAGE = 1000;
@@ -74,14 +73,13 @@ export async function* chatRecords(userId: string, sessionId: string): AsyncGene
       WHERE scope = ${row.id} ORDER BY filename, version`);
     return { row, files };
   });
-  const log = logOf(row);
   yield { kind: "session", value: sessionOf(row, row.state) };
   for (const file of files) yield { kind: "file", value: await fileRecord(row.id, file) };
   for (let from = 1; from <= row.last_seq; from += PAGE) {
-    for (const event of await eventPage(log, from, Math.min(from + PAGE - 1, row.last_seq))) yield { kind: "event", value: event };
+    for (const event of await eventPage(db, row, from, Math.min(from + PAGE - 1, row.last_seq))) yield { kind: "event", value: event };
   }
   for (let from = 1; from <= row.last_seq; from += PAGE) {
-    for (const task of await taskPage(log, from, Math.min(from + PAGE - 1, row.last_seq))) yield { kind: "task", value: task };
+    for (const task of await taskPage(db, row, from, Math.min(from + PAGE - 1, row.last_seq))) yield { kind: "task", value: task };
   }
 }
 
@@ -100,31 +98,4 @@ async function fileRecord(sessionId: string, file: FileRow): Promise<ArchiveFile
     sha256: createHash("sha256").update(data).digest("hex"),
     data_base64: data.toString("base64"),
   };
-}
-
-async function eventPage(log: Log, from: number, to: number): Promise<ArchiveEvent[]> {
-  const db = await getDb();
-  const rows = await db.all<{ session_id: string; seq: number; id: string; data: string }>(sql`
-    SELECT session_id, seq, id, data FROM events WHERE ${inPieces(piecesIn(log, [from, to]))} ORDER BY seq`);
-  return rows.map((r) => ({ seq: Number(r.seq), ...toEvent({ id: eventIdIn(log, r.session_id, r.id), data: r.data }) }));
-}
-
-async function taskPage(log: Log, from: number, to: number): Promise<ArchiveTask[]> {
-  const db = await getDb();
-  const tasks: ArchiveTask[] = [];
-  for (const piece of piecesIn(log, [from, to])) {
-    const rows = await db.all<{ invocation_id: string; task_id: string; message_id: string | null; task: string }>(sql`
-      SELECT invocation_id, task_id, message_id, task FROM invocations
-      WHERE ${inPiece(piece, "first_seq")} AND task IS NOT NULL ORDER BY first_seq`);
-    for (const r of rows) {
-      tasks.push({
-        invocation_id: r.invocation_id,
-        task_id: taskIdIn(log, piece.session, r.task_id),
-        // As in a fork (docs/semantics.md): a retried send matches only the chat's own turns.
-        message_id: piece.session === log.id ? r.message_id : null,
-        task: parseJson<ArchiveTask["task"]>(r.task),
-      });
-    }
-  }
-  return tasks;
 }

@@ -5,26 +5,19 @@
  * checkpoints), then its tasks. Every row is charged to the importer's byte quota as it is written, so an
  * archive that does not fit stops at the chat that crosses it, and that chat leaves nothing behind.
  */
-import { createHash, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { ArchiveFile, ArchiveSession, ArchiveTask, ChatRecord } from "@/lib/archive/format";
+import type { ArchiveSession, ChatRecord } from "@/lib/archive/format";
 import { ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
-import { scopeOf, USER_PREFIX } from "@/lib/session/state";
-import { isCleanText } from "@/lib/session/text";
+import { scopeOf } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
-import type { Task } from "@/lib/task/types";
-import { validateFilename } from "./artifacts";
-import { fileBytes } from "./bytes";
 import { getDb } from "./client";
-import type { Executor } from "./database";
-import { appendEventsTx } from "./events";
 import type { SessionRow } from "./rows";
 import { summary } from "./rows";
-import { createSessionTx } from "./sessions";
-import { storeTaskTx, taskColumns } from "./tasks";
+import { appendEventsTx } from "./tx/append";
+import { charge, clean, freshRow, insertFile, insertTask, millis } from "./tx/import";
+import { createSessionTx } from "./tx/sessions";
 import type { SessionSummary } from "./types";
-import { touchUser } from "./users";
 
 /** What the import of one archive shares between its chats. */
 export interface ImportContext {
@@ -34,34 +27,12 @@ export interface ImportContext {
   agent(name: string): string;
 }
 
-export function clean(text: string, what: string): string {
-  if (!isCleanText(text)) throw new ValidationError(`${what} contains a NUL character or an unpaired surrogate`);
-  return text;
-}
-
-/** The session's row as it is now (after an append, a rewind). */
-export async function freshRow(tx: Executor, id: string): Promise<SessionRow> {
-  return (await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`)) as SessionRow;
-}
-
-/** Bytes written outside an append, charged to the chat and (quota-checked) its owner. */
-export async function charge(tx: Executor, row: Pick<SessionRow, "id" | "user_id">, bytes: number) {
-  if (bytes === 0) return;
-  await touchUser(tx, row.user_id, bytes);
-  await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
-}
-
 /** Events per append: a batch's statements are built in memory, so an import keeps them small. */
 const EVENTS_PER_APPEND = 250;
 
 const PHASES = { session: 0, file: 1, event: 2, task: 3 } as const;
 
 const sessionKeys = (state: State) => Object.fromEntries(Object.entries(state).filter(([key]) => scopeOf(key) === "session"));
-
-const millis = (iso: string) => {
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? ms : Date.now();
-};
 
 /** Imports one archive chat (its records in archive order) for `userId`; resolves with the new chat. */
 export async function importArchiveChat(
@@ -133,42 +104,4 @@ export async function importArchiveChat(
   });
   context.sources.set(imported.archiveId, imported.row.id);
   return summary(imported.row);
-}
-
-/** A file version as archived: versions of a name must come as 0, 1, 2…, their bytes matching their hash. */
-async function insertFile(tx: Executor, row: SessionRow, file: ArchiveFile, versions: Map<string, number>) {
-  validateFilename(clean(file.filename, "A file name"));
-  if (file.filename.startsWith(USER_PREFIX)) throw new ValidationError(`${file.filename}: user: files belong to a user, not a chat`);
-  const expected = versions.get(file.filename) ?? 0;
-  if (file.version !== expected) throw new ValidationError(`${file.filename}: version ${file.version} where ${expected} was expected`);
-  versions.set(file.filename, expected + 1);
-  const data = Buffer.from(file.data_base64, "base64");
-  if (createHash("sha256").update(data).digest("hex") !== file.sha256) {
-    throw new ValidationError(`${file.filename} v${file.version}: its bytes do not match its sha256`);
-  }
-  if (file.restored_from !== null && file.restored_from >= file.version) {
-    throw new ValidationError(`${file.filename} v${file.version}: restored_from must name an earlier version`);
-  }
-  const created = millis(file.created_at);
-  await tx.run(sql`
-    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
-    VALUES (${row.id}, ${file.filename}, ${file.version}, ${row.id}, ${row.user_id}, ${clean(file.mime_type, "A media type")},
-      ${data.length}, ${data}, ${file.tombstone}, ${file.restored_from}, ${created})`);
-  await charge(tx, row, fileBytes(file.filename, file.mime_type, data.length));
-}
-
-/** A task under a new id (task ids are unique across chats), on its invocation; a repeated message id is dropped. Resolves with its bytes. */
-async function insertTask(tx: Executor, row: SessionRow, record: ArchiveTask, messageIds: Set<string>) {
-  const messageId = record.message_id && !messageIds.has(record.message_id) ? clean(record.message_id, "A message id") : undefined;
-  if (messageId) messageIds.add(messageId);
-  const id = randomUUID();
-  const task: Task = {
-    ...(record.task as Omit<Task, "kind" | "id" | "contextId">),
-    kind: "task",
-    id,
-    contextId: row.id,
-    metadata: { ...record.task.metadata, kagent_invocation_id: record.invocation_id },
-  };
-  await storeTaskTx(tx, row, task, messageId);
-  return taskColumns(task, messageId).bytes;
 }

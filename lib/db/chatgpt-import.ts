@@ -9,13 +9,13 @@ import { isMimeType } from "@/lib/api/schemas";
 import type { Attachment, ConvertedChat } from "@/lib/archive/chatgpt";
 import { USER_PREFIX } from "@/lib/session/state";
 import type { Task } from "@/lib/task/types";
-import { clean, freshRow } from "./archive-import";
-import { insertVersion, validateFilename } from "./artifacts";
 import { getDb } from "./client";
-import { appendEventsTx } from "./events";
-import { rewindTx } from "./rewind";
 import { type SessionRow, summary } from "./rows";
-import { createSessionTx } from "./sessions";
+import { appendEventsTx } from "./tx/append";
+import { insertVersion, validateFilename } from "./tx/artifacts";
+import { clean, freshRow } from "./tx/import";
+import { rewindTx } from "./tx/rewind";
+import { createSessionTx } from "./tx/sessions";
 import type { SessionSummary } from "./types";
 
 /** An attachment's bytes, when the upload holds them (a ZIP export does; a lone conversations.json does not). */

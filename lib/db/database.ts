@@ -111,6 +111,31 @@ export async function together<T extends readonly unknown[] | []>(values: T): Pr
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
 }
 
+/** A statement built before it is sent, and how its result is read: its rows, its one row, or the rows it changed. */
+export interface Statement<T> {
+  readonly query: SQL;
+  readonly read: "all" | "one" | "run";
+  /** Carries the result's type only. */
+  readonly result?: T;
+}
+
+export const all = <T>(query: SQL): Statement<T[]> => ({ query, read: "all" });
+export const one = <T>(query: SQL): Statement<T | undefined> => ({ query, read: "one" });
+export const run = (query: SQL): Statement<number> => ({ query, read: "run" });
+
+/** A statement's result; null for a skipped one (distributes over `Statement<…> | null`). */
+type ResultOf<S> = S extends Statement<infer R> ? R : null;
+type Results<T extends readonly (Statement<unknown> | null)[]> = { -readonly [K in keyof T]: ResultOf<T[K]> };
+
+/**
+ * Sends `statements`, built beforehand, in the order given (a null is skipped and answers null), without
+ * waiting for one before sending the next: on PostgreSQL they go out together (one round trip), on SQLite
+ * they run one after the other. Settles as `together` does, and resolves with each statement's result.
+ */
+export function batch<T extends readonly (Statement<unknown> | null)[] | []>(tx: Executor, statements: T): Promise<Results<T>> {
+  return together(statements.map((s) => (s === null ? null : tx[s.read](s.query)))) as Promise<Results<T>>;
+}
+
 /** The SQL fragments that differ between the dialects. */
 export interface Dialect {
   readonly name: DialectName;

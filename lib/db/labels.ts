@@ -3,25 +3,15 @@
  * the chat that gave it, so a fork starts without its source's. Charged to the quota like any row.
  */
 import { sql } from "drizzle-orm";
-import { InvocationNotFoundError } from "@/lib/errors";
 import type { TurnLabel } from "@/lib/session/tree";
-import { labelBytes } from "./bytes";
 import { getDb } from "./client";
-import type { Executor } from "./database";
-import { invocationNode } from "./layout";
-import { logOf } from "./log";
-import { requireSession } from "./sessions";
-import { checkQuota, type UserTouched } from "./users";
+import { labelBytes } from "./tx/bytes";
+import { requireTurn } from "./tx/layout";
+import { requireSession } from "./tx/sessions";
+import { checkQuota, type UserTouched } from "./tx/users";
 
 export interface VersionLabel extends TurnLabel {
   invocation_id: string;
-}
-
-/** The chat's labelled turns. */
-export async function labelsOf(tx: Executor, sessionId: string): Promise<Map<string, TurnLabel>> {
-  const rows = await tx.all<{ invocation_id: string; label: string | null; pinned: boolean | number }>(sql`
-    SELECT invocation_id, label, pinned FROM version_labels WHERE session_id = ${sessionId}`);
-  return new Map(rows.map((r) => [r.invocation_id, { label: r.label, pinned: Boolean(r.pinned) }]));
 }
 
 /**
@@ -33,8 +23,7 @@ export async function labelVersion(userId: string, sessionId: string, invocation
   const db = await getDb();
   return db.write(async (tx) => {
     const row = await requireSession(tx, userId, sessionId, true);
-    const node = await invocationNode(tx, logOf(row), invocationId);
-    if (!node || node.isMarker) throw new InvocationNotFoundError(invocationId);
+    await requireTurn(tx, row, invocationId);
     const label = input.label?.trim() || null;
     const kept = label !== null || input.pinned;
     const old = await tx.one<{ label: string | null }>(sql`

@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { buildInvocationTree } from "@/lib/session/versions";
 import type { Database } from "./database";
-import { indexStoredRows } from "./search-index";
-import { writeAppState } from "./state";
+import { indexStoredRows } from "./tx/search-index";
+import { writeAppState } from "./tx/state";
 
 /** Chats stored before invocations were recorded get their tree by one replay of their log. */
 async function buildMissingTrees(db: Database) {

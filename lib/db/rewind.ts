@@ -1,48 +1,13 @@
 /** Rewind (docs/semantics.md): one transaction over the log, nothing deleted. */
-import { sql } from "drizzle-orm";
-import { type RewindReason, recordedVersions, rewindArtifactPlan, rewindMarker, rewindStateDelta } from "@/lib/session/rewind";
-import { parseState } from "@/lib/session/state";
-import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
+
+import type { RewindReason } from "@/lib/session/rewind";
 import type { Task } from "@/lib/task/types";
-import { restoreArtifacts } from "./artifacts";
 import { getDb } from "./client";
-import { type Executor, together } from "./database";
-import { appendEventsTx } from "./events";
-import { requireBoundary } from "./layout";
-import { inPieces, logOf } from "./log";
-import { parseJson, type SessionRow } from "./rows";
-import { requireSession, sessionRecord } from "./sessions";
-import { stateBefore } from "./state";
-import { saveTaskTx, taskForMessage } from "./tasks";
-import { claimSession } from "./turns";
-
-/** Recorded artifact versions (session files) before `boundary` and overall. */
-export async function recordedArtifacts(tx: Executor, row: SessionRow, boundary: number) {
-  const rows = await tx.all<{ seq: number; delta: string }>(sql`
-    SELECT seq, artifact_delta AS delta FROM events WHERE ${inPieces(logOf(row).pieces)} AND artifact_delta IS NOT NULL ORDER BY seq`);
-  const deltas = rows.map((r) => ({ seq: r.seq, delta: parseJson<ArtifactDelta>(r.delta) }));
-  return {
-    before: recordedVersions(deltas.filter((r) => r.seq < boundary).map((r) => r.delta)),
-    current: recordedVersions(deltas.map((r) => r.delta)),
-  };
-}
-
-/** Rewind before `invocationId` inside the caller's transaction: state and files back, one marker appended. */
-export async function rewindTx(tx: Executor, row: SessionRow, invocationId: string, reason: RewindReason): Promise<AdkEvent> {
-  const boundary = await requireBoundary(tx, logOf(row), invocationId);
-  const stateDelta = rewindStateDelta(parseState(row.state), await stateBefore(tx, row, boundary));
-  const recorded = await recordedArtifacts(tx, row, boundary);
-  // File names are data: a name such as `__proto__` must stay an ordinary key.
-  const artifactDelta: ArtifactDelta = Object.create(null);
-  const plan = rewindArtifactPlan(recorded.current, recorded.before);
-  const restored = await restoreArtifacts(tx, row, plan);
-  for (const { filename } of plan) artifactDelta[filename] = restored.versions.get(filename) as number;
-  const marker = rewindMarker(invocationId, stateDelta, artifactDelta, reason);
-  const {
-    events: [event],
-  } = await appendEventsTx(tx, row, [marker], { bytes: restored.bytes });
-  return event;
-}
+import { together } from "./database";
+import { claimSession } from "./tx/claim";
+import { rewindTx } from "./tx/rewind";
+import { requireSession, sessionRecord } from "./tx/sessions";
+import { saveTaskTx, taskForMessage } from "./tx/tasks";
 
 /** Restores session state and files to just before `invocationId` (a marker's id undoes that rewind). */
 export async function rewindSession(userId: string, sessionId: string, invocationId: string, reason: RewindReason = "rewind") {

@@ -1,7 +1,7 @@
 /**
  * "Continue from here" on a share link: a new chat of the viewer's, holding the shared version — its turns,
  * its state, and its files when the link shares them — in one transaction. It crosses users, so it copies
- * (a fork of one's own chat shares rows, lib/db/log.ts; another user's rows are never shared): only the
+ * (a fork of one's own chat shares rows, lib/db/tx/log.ts; another user's rows are never shared): only the
  * version's own turns, never the rewound ones or other branches, and tool calls only when the link shows them.
  * The copy is charged to the viewer's quota and has no lineage (the source is not theirs to see).
  */
@@ -10,17 +10,13 @@ import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { scopeOf, USER_PREFIX } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, Part, State } from "@/lib/session/types";
-import type { Task } from "@/lib/task/types";
-import { charge, freshRow } from "./archive-import";
-import { insertVersion } from "./artifacts";
 import { getDb } from "./client";
-import type { Executor } from "./database";
-import { appendEventsTx } from "./events";
-import { inPieces, logOf, piecesIn } from "./log";
 import { parseJson, type SessionRow, summary } from "./rows";
-import { createSessionTx } from "./sessions";
-import { readShared, type SharedVersion } from "./shares";
-import { storeTaskTx, taskColumns } from "./tasks";
+import { appendEventsTx } from "./tx/append";
+import { insertVersion } from "./tx/artifacts";
+import { copyTasks, freshRow } from "./tx/import";
+import { createSessionTx } from "./tx/sessions";
+import { readShared, type SharedVersion } from "./tx/shares";
 import type { SessionSummary } from "./types";
 
 const isTool = (part: Part) => Boolean(part.function_call || part.function_response);
@@ -91,27 +87,4 @@ export async function continueShared(token: string, viewerId: string): Promise<S
     await copyTasks(tx, row, shared, new Set(events.map((e) => e.invocation_id)));
     return summary(await freshRow(tx, row.id));
   });
-}
-
-/** The tasks of the copied turns, under new ids. */
-async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVersion, invocations: Set<string>) {
-  const log = logOf(shared.source);
-  const stored = await tx.all<{ invocation_id: string; task: string }>(sql`
-    SELECT invocation_id, task FROM invocations
-    WHERE ${inPieces(piecesIn(log, [1, shared.upToSeq]), "first_seq")} AND task IS NOT NULL AND NOT is_marker`);
-  let bytes = 0;
-  for (const { invocation_id, task } of stored) {
-    if (!invocations.has(invocation_id)) continue;
-    const { status, metadata } = parseJson<Pick<Task, "status" | "metadata">>(task);
-    const copy: Task = {
-      kind: "task",
-      id: randomUUID(),
-      contextId: row.id,
-      status: { state: status.state, timestamp: status.timestamp },
-      metadata: { ...metadata, kagent_invocation_id: invocation_id },
-    };
-    await storeTaskTx(tx, row, copy);
-    bytes += taskColumns(copy).bytes;
-  }
-  await charge(tx, row, bytes);
 }

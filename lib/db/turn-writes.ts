@@ -10,17 +10,17 @@ import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
-import { type Executor, together } from "./database";
-import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./events";
-import { readEvents } from "./history";
-import { checkLastTurn } from "./last-turn";
-import { type Ahead, lookAhead } from "./layout";
-import { rewindTx } from "./rewind";
+import { batch, type Executor, run, together } from "./database";
 import type { SessionRow } from "./rows";
-import { createSessionTx, requireSession } from "./sessions";
-import { storeTaskTx, taskColumns, taskForMessage } from "./tasks";
-import { claimRow, claimSession, leaseMs, RELEASED } from "./turns";
-import { lockUser } from "./users";
+import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
+import { claimRow, claimSession, leaseMs, RELEASED, renewLease } from "./tx/claim";
+import { readEvents } from "./tx/history";
+import { checkLastTurn } from "./tx/last-turn";
+import { type Ahead, lookAhead } from "./tx/layout";
+import { rewindTx } from "./tx/rewind";
+import { createSessionTx, requireSession } from "./tx/sessions";
+import { storeTaskTx, taskColumns, taskForMessage } from "./tx/tasks";
+import { lockUser } from "./tx/users";
 
 /**
  * Starts a turn in one transaction: in a new chat (`create`, made here under `sessionId`), or in the
@@ -28,10 +28,59 @@ import { lockUser } from "./users";
  * otherwise the session must be free (409), the user under the concurrent-turn quota (429) and the sender's
  * last turn the chat's (409, when it names one), then the rewind it asks for (edit, regenerate), the user's
  * event, the task and the lease are stored together.
- * Resolves with the user's event, its seq (where the turn's history ends, `historyAt`) and the cursor
- * for the turn's next write.
+ * Resolves with the turn's writer, or the task a repeated send already started.
  */
 export async function beginTurn(
+  userId: string,
+  sessionId: string,
+  input: Parameters<typeof begin>[2],
+): Promise<{ existing: Task } | TurnWriter> {
+  const begun = await begin(userId, sessionId, input);
+  return "existing" in begun ? begun : turnWriter(userId, sessionId, input.task.id, begun);
+}
+
+/**
+ * A running turn's writes to its session. It holds the cursor its last write left (lib/db/tx/append.ts),
+ * from which the next write is computed, and the lease: neither leaves the store.
+ */
+export interface TurnWriter {
+  /** The user's event the turn began with, as stored. */
+  readonly event: AdkEvent;
+  /** How often `renew` must run for the lease to hold. */
+  readonly renewEvery: number;
+  /** Stores events the turn emitted; resolves with them as stored. */
+  append(events: AdkEvent[]): Promise<AdkEvent[]>;
+  /** Stores the turn's last events and its final task, and releases the session, together. */
+  end(task: Task, events?: AdkEvent[]): Promise<AdkEvent[]>;
+  /** The history the turn's agent reads (`historyAt` its user event), its last `limit` events. */
+  history(limit: number): Promise<AdkEvent[]>;
+  /** Extends the lease. `held: false` means another instance has taken the session: stop writing. */
+  renew(): Promise<{ held: boolean; cancel: boolean }>;
+}
+
+function turnWriter(
+  userId: string,
+  sessionId: string,
+  turn: string,
+  begun: { event: AdkEvent; seq: number; cursor?: LogCursor },
+): TurnWriter {
+  let cursor = begun.cursor;
+  return {
+    event: begun.event,
+    renewEvery: leaseMs() / 4,
+    async append(events) {
+      const appended = await turnWrite(userId, sessionId, turn, cursor, (tx, row, tail) => appendEventsTx(tx, row, events, { tail }));
+      cursor = appended.cursor;
+      return appended.events;
+    },
+    end: (task, events = []) => endWrite(userId, sessionId, task, events, cursor),
+    history: (limit) => historyAt(userId, sessionId, begun.seq, limit),
+    renew: async () => renewLease(await getDb(), sessionId, turn),
+  };
+}
+
+/** `beginTurn`'s transaction: the user's event, its seq (where the turn's history ends) and the cursor for the turn's next write. */
+async function begin(
   userId: string,
   sessionId: string,
   input: {
@@ -42,7 +91,7 @@ export async function beginTurn(
     owner: string;
     messageId?: string;
     rewindBefore?: { invocationId: string; reason: RewindReason };
-    /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/last-turn.ts). */
+    /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/tx/last-turn.ts). */
     lastInvocationId?: string | null;
   },
 ): Promise<{ existing: Task } | { event: AdkEvent; seq: number; cursor?: LogCursor }> {
@@ -64,7 +113,7 @@ export async function beginTurn(
       const [owned, existing, , count, looked] = await together([
         session,
         input.messageId ? taskForMessage(tx, sessionId, input.messageId, session) : null,
-        lockUser(tx, userId),
+        batch(tx, [lockUser(tx.dialect, userId)]),
         runningTurns(),
         lookAhead(tx, sessionId, lookedUp([input.userEvent])),
       ]);
@@ -147,22 +196,26 @@ async function turnWrite<T>(
   return db.write(async (tx) => write(tx, await claimSession(tx, userId, sessionId, turn)));
 }
 
-/** Stores events a running turn emitted; resolves with them and the cursor for its next write. */
-export async function appendTurnEvents(userId: string, sessionId: string, turn: string, events: AdkEvent[], cursor?: LogCursor) {
-  return turnWrite(userId, sessionId, turn, cursor, (tx, row, tail) => appendEventsTx(tx, row, events, { tail }));
+/** Stores events a running turn emitted, from the row as read (its writer computes them from its cursor); resolves with them. */
+export async function appendTurnEvents(userId: string, sessionId: string, turn: string, events: AdkEvent[]) {
+  return (await turnWrite(userId, sessionId, turn, undefined, (tx, row) => appendEventsTx(tx, row, events))).events;
 }
 
 /** Stores the turn's last events (usually its reply), the final task, and releases the session, together. Resolves with the events stored. */
-export async function endTurn(userId: string, sessionId: string, task: Task, events: AdkEvent[] = [], cursor?: LogCursor) {
+export async function endTurn(userId: string, sessionId: string, task: Task, events: AdkEvent[] = []) {
+  return endWrite(userId, sessionId, task, events, undefined);
+}
+
+async function endWrite(userId: string, sessionId: string, task: Task, events: AdkEvent[], cursor: LogCursor | undefined) {
   const bytes = taskColumns(task).bytes;
   return turnWrite(userId, sessionId, task.id, cursor, async (tx, row, tail) => {
     const [, stored] = await together([
       storeTaskTx(tx, row, task),
       events.length > 0
         ? appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }).then((appended) => appended.events)
-        : together([
-            tx.run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
-            tx.run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+        : batch(tx, [
+            run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+            run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
           ]).then(() => []),
     ]);
     return stored;

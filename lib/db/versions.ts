@@ -1,81 +1,10 @@
 /** Versions (docs/semantics.md): siblings of a turn, the chat's heads, switching between branches. */
-import { sql } from "drizzle-orm";
-import { InvocationNotFoundError } from "@/lib/errors";
-import { walkRewinds } from "@/lib/session/effective-history";
-import { REWIND_REASONS, type RewindReason } from "@/lib/session/rewind";
-import type { AdkEvent } from "@/lib/session/types";
-import { type InvocationNode, isVisible, latestHeadShowing } from "@/lib/session/versions";
 import { getDb } from "./client";
-import { type Executor, together } from "./database";
-import { labelsOf } from "./labels";
-import { invocationAt, invocationNode, markerLinks, nodesAndHolder } from "./layout";
-import { inPiece, type Log, logOf } from "./log";
-import { rewindTx } from "./rewind";
-import { parseJson } from "./rows";
-import { requireSession, sessionRecord } from "./sessions";
-import { userTexts } from "./tasks";
-import { claimSession } from "./turns";
+import { claimSession } from "./tx/claim";
+import { switchTx } from "./tx/rewind";
+import { requireSession, sessionRecord } from "./tx/sessions";
+import { versionsOf } from "./tx/versions";
 import type { VersionInfo } from "./types";
-
-export interface Siblings {
-  retrace_siblings: {
-    /** 1-based position of this invocation among its siblings. */
-    index: number;
-    invocation_ids: string[];
-    /** Every sibling starts with the same user text: they are regenerations of one message. */
-    regenerations: boolean;
-  };
-}
-
-/** For each of `rows` that has siblings (invocations with the same parent), its place among them. */
-export async function siblingsOf(
-  tx: Executor,
-  log: Log,
-  rows: { invocation_id: string; after_invocation_id?: string | null }[],
-): Promise<Map<string, Siblings>> {
-  const result = new Map<string, Siblings>();
-  if (rows.length === 0) return result;
-  const parents = [...new Set(rows.map((r) => r.after_invocation_id ?? null))];
-  const named = parents.filter((p): p is string => p !== null);
-  // Two plain index lookups (an OR, or an ORDER BY, sends both dialects' planners scanning).
-  const children = async (parent: ReturnType<typeof sql>) => {
-    const found: { invocation_id: string; after_invocation_id: string | null; first_seq: number }[] = [];
-    for (const piece of log.pieces) {
-      found.push(
-        ...(await tx.all<(typeof found)[number]>(sql`
-          SELECT invocation_id, after_invocation_id, first_seq FROM invocations
-          WHERE ${inPiece(piece, "first_seq", "", "filter")} AND ${parent} AND NOT is_marker`)),
-      );
-    }
-    return found;
-  };
-  const inList = sql.join(
-    named.map((p) => sql`${p}`),
-    sql`, `,
-  );
-  // A long listing asks for most of the tree: reading all of it is cheaper than a huge IN list.
-  const all = (
-    parents.length > 200
-      ? await children(sql`true`)
-      : (
-          await together([
-            named.length ? children(sql`after_invocation_id IN (${inList})`) : [],
-            parents.includes(null) ? children(sql`after_invocation_id IS NULL`) : [],
-          ])
-        ).flat()
-  ).sort((a, b) => a.first_seq - b.first_seq);
-  const groups = new Map<string | null, string[]>();
-  for (const s of all) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
-  const branching = [...groups.values()].filter((ids) => ids.length > 1);
-  const texts = await userTexts(tx, log, branching.flat());
-  for (const ids of branching) {
-    const regenerations = new Set(ids.map((id) => texts.get(id) ?? "")).size === 1;
-    ids.forEach((id, i) => {
-      result.set(id, { retrace_siblings: { index: i + 1, invocation_ids: ids, regenerations } });
-    });
-  }
-  return result;
-}
 
 /**
  * Shows the branch holding `invocationId`: nothing to do when the chat shows it, else a rewind before
@@ -85,24 +14,9 @@ export async function switchSession(userId: string, sessionId: string, invocatio
   const db = await getDb();
   return db.write(async (tx) => {
     const row = await claimSession(tx, userId, sessionId);
-    const log = logOf(row);
-    const node = await invocationNode(tx, log, invocationId);
-    if (!node || node.isMarker) throw new InvocationNotFoundError(invocationId);
-    const markers = await markerLinks(tx, log);
-    if (isVisible(node.firstSeq, walkRewinds(row.last_seq, markers).segments)) {
-      return { event: null, session: await sessionRecord(tx, row) };
-    }
-    const marker = latestHeadShowing(node.firstSeq, markers);
-    if (!marker) throw new InvocationNotFoundError(invocationId);
-    const event = await rewindTx(tx, row, marker, "switch");
-    return { event, session: await sessionRecord(tx, await requireSession(tx, userId, sessionId)) };
+    const event = await switchTx(tx, row, invocationId);
+    return { event, session: await sessionRecord(tx, event ? await requireSession(tx, userId, sessionId) : row) };
   });
-}
-
-/** Why a marker ended its head, as its rewind recorded it (`custom_metadata.retrace_reason`); "rewind" when it did not say. */
-function reasonOf(data: string): RewindReason {
-  const reason = (parseJson<AdkEvent>(data).custom_metadata as { retrace_reason?: unknown } | undefined)?.retrace_reason;
-  return REWIND_REASONS.includes(reason as RewindReason) ? (reason as RewindReason) : "rewind";
 }
 
 /**
@@ -113,53 +27,6 @@ export async function listVersions(userId: string, sessionId: string): Promise<V
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
-    const log = logOf(row);
-    const leaf = await invocationAt(tx, log, row.tail_seq);
-    const markers: { invocation_id: string; after_invocation_id: string | null; depth: number; timestamp: number; data: string }[] = [];
-    for (const piece of [...log.pieces].reverse()) {
-      markers.push(
-        ...(await tx.all<(typeof markers)[number]>(sql`
-          SELECT i.invocation_id, i.after_invocation_id, i.depth, e.timestamp, e.data
-          FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-          WHERE ${inPiece(piece, "first_seq", "i")} AND i.is_marker ORDER BY i.first_seq DESC`)),
-      );
-    }
-    const leaves = [
-      ...new Set([leaf?.invocationId, ...markers.map((m) => m.after_invocation_id)].filter((id): id is string => Boolean(id))),
-    ];
-    const [texts, labels] = await together([userTexts(tx, log, leaves), labelsOf(tx, row.id)]);
-    const { nodes } = await nodesAndHolder(tx, log, leaves, 0);
-    const placed = [...nodes.values()].filter((n): n is InvocationNode => n !== null);
-    const siblings = await siblingsOf(
-      tx,
-      log,
-      placed.map((n) => ({ invocation_id: n.invocationId, after_invocation_id: n.afterInvocationId })),
-    );
-    const describe = (id: string | null | undefined) => {
-      const found = id ? siblings.get(id)?.retrace_siblings : undefined;
-      return {
-        last_invocation_id: id ?? null,
-        last_user_text: id ? (texts.get(id) ?? null) : null,
-        version: found ? { index: found.index, count: found.invocation_ids.length } : null,
-        label: (id && labels.get(id)?.label) || null,
-        pinned: Boolean(id && labels.get(id)?.pinned),
-      };
-    };
-    return [
-      {
-        marker_invocation_id: null,
-        timestamp: new Date(row.updated_at).toISOString(),
-        turns: leaf?.depth ?? 0,
-        reason: null,
-        ...describe(leaf?.invocationId),
-      },
-      ...markers.map((m) => ({
-        marker_invocation_id: m.invocation_id,
-        timestamp: new Date(m.timestamp * 1000).toISOString(),
-        turns: m.depth,
-        reason: reasonOf(m.data),
-        ...describe(m.after_invocation_id),
-      })),
-    ];
+    return versionsOf(tx, row);
   });
 }

@@ -7,7 +7,6 @@ import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
 import { archiveText } from "@/lib/archive/writer";
 import { chatRecords } from "@/lib/db/archive-export";
-import { ROW_BYTES } from "@/lib/db/bytes";
 import type { Database } from "@/lib/db/database";
 import { importUpload } from "@/lib/db/import-upload";
 import {
@@ -21,6 +20,7 @@ import {
   switchSession,
 } from "@/lib/db/queries";
 import { createShare } from "@/lib/db/shares";
+import { ROW_BYTES } from "@/lib/db/tx/bytes";
 import { QuotaExceededError } from "@/lib/errors";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";

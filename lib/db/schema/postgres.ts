@@ -78,7 +78,7 @@ export const events = pgTable(
     stateDelta: text("state_delta"),
     artifactDelta: text("artifact_delta"),
     markerParent: integer("marker_parent"),
-    /** Newer events have higher positions (`search_positions`): search lists the newest first (lib/db/search-index.ts). */
+    /** Newer events have higher positions (`search_positions`): search lists the newest first (lib/db/tx/search-index.ts). */
     searchPos: millis("search_pos"),
     /** For events with text: the key of the user who wrote it, also the first word of `search_doc`. */
     searchOwner: text("search_owner"),
@@ -155,7 +155,7 @@ export const searchPositions = pgSequence("search_positions");
 
 /**
  * Keys the search index holds a user's rows under besides their own: those of the guests merged into the
- * account, since index rows keep their writer's key (lib/db/search-index.ts).
+ * account, since index rows keep their writer's key (lib/db/tx/search-index.ts).
  */
 export const searchKeys = pgTable(
   "search_keys",
@@ -223,5 +223,3 @@ export const shareLinks = pgTable(
   },
   (t) => [uniqueIndex("share_links_token").on(t.tokenHash), index("share_links_session").on(t.sessionId)],
 );
-
-export * from "./accounts-postgres";

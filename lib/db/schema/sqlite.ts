@@ -32,7 +32,7 @@ export const sessions = sqliteTable(
     tailSeq: integer("tail_seq").notNull().default(0),
     forkedFromSessionId: text("forked_from_session_id"),
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
-    /** A fork's pieces of other sessions' logs below its boundary, JSON (lib/db/log.ts): shared, not copied. */
+    /** A fork's pieces of other sessions' logs below its boundary, JSON (lib/db/tx/log.ts): shared, not copied. */
     inherited: text("inherited"),
     /** The highest seq of this session's own rows that a fork shares: those rows never change again. */
     sharedUntil: integer("shared_until").notNull().default(0),
@@ -82,7 +82,7 @@ export const events = sqliteTable(
     markerParent: integer("marker_parent"),
     /**
      * For events with text: the row of the full-text index `search_fts` (an FTS5 table, drizzle/sqlite/0010_search_fts.sql)
-     * holding its words, written with the event; newer messages have higher ones (lib/db/search-index.ts).
+     * holding its words, written with the event; newer messages have higher ones (lib/db/tx/search-index.ts).
      */
     searchPos: integer("search_pos"),
   },
@@ -165,7 +165,7 @@ export const stateCheckpoints = sqliteTable(
 
 /**
  * Keys the search index holds a user's rows under besides their own: those of the guests merged into the
- * account, since index rows keep their writer's key (lib/db/search-index.ts).
+ * account, since index rows keep their writer's key (lib/db/tx/search-index.ts).
  */
 export const searchKeys = sqliteTable(
   "search_keys",
@@ -241,5 +241,3 @@ export const shareLinks = sqliteTable(
   },
   (t) => [uniqueIndex("share_links_token").on(t.tokenHash), index("share_links_session").on(t.sessionId)],
 );
-
-export * from "./accounts-sqlite";

@@ -5,11 +5,11 @@
  */
 import { sql } from "drizzle-orm";
 import { HistoryChangedError } from "@/lib/errors";
-import type { Executor } from "./database";
+import type { Executor } from "../database";
+import type { SessionRow } from "../rows";
 import type { Ahead } from "./layout";
 import { effectiveLayout, invocationAt } from "./layout";
 import { inPiece, logOf, piecesIn } from "./log";
-import type { SessionRow } from "./rows";
 
 /** The last turn of the effective history that has a task: what a chat's client shows last (null: none). */
 async function lastTaskTurn(tx: Executor, row: SessionRow): Promise<string | null> {
@@ -33,7 +33,7 @@ async function lastTaskTurn(tx: Executor, row: SessionRow): Promise<string | nul
  */
 export async function checkLastTurn(tx: Executor, row: SessionRow, ahead: Ahead | undefined, expected: string | null) {
   const fresh = ahead && !row.inherited && ahead.tail === row.tail_seq && ahead.lastSeq === row.last_seq;
-  const tail = fresh ? ahead.holder : await invocationAt(tx, logOf(row), row.tail_seq);
+  const tail = fresh ? ahead.tailNode : await invocationAt(tx, logOf(row), row.tail_seq);
   if ((tail?.invocationId ?? null) === expected) return;
   if ((await lastTaskTurn(tx, row)) !== expected) throw new HistoryChangedError();
 }

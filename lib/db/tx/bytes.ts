@@ -5,7 +5,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Task } from "@/lib/task/types";
-import type { Executor } from "./database";
+import type { Executor } from "../database";
 import { inPieces, type Piece } from "./log";
 
 export const ROW_BYTES = 100;

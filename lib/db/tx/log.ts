@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import type { Segment } from "@/lib/session/types";
-import { UNBOUNDED } from "./paging";
-import { parseJson, type SessionRow } from "./rows";
+import { UNBOUNDED } from "../paging";
+import { parseJson, type SessionRow } from "../rows";
 
 /** Seqs `from`..`to` of a log, stored under `session`. */
 export interface Piece {

@@ -4,10 +4,10 @@ import { InvocationNotFoundError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import type { MarkerLink } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
-import type { Executor } from "./database";
+import type { Executor } from "../database";
+import { UNBOUNDED } from "../paging";
+import type { SessionRow } from "../rows";
 import { inPiece, inPieces, type Log, logOf, pieceAt, piecesIn } from "./log";
-import { UNBOUNDED } from "./paging";
-import type { SessionRow } from "./rows";
 
 /** Every rewind marker of the session with where the backward walk continues (few rows, one index scan). */
 export async function markerLinks(tx: Executor, log: Log, upTo = UNBOUNDED): Promise<MarkerLink[]> {
@@ -54,7 +54,7 @@ const nodeHolding = (log: Log, seq: number, extra = sql``) => sql`
   SELECT ${extra}${nodeColumns("i.")} FROM events e JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
   WHERE ${inPiece(pieceAt(log, seq), "seq", "e")} AND e.seq = ${seq}`;
 
-export async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
+async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
   const row = await tx.one<NodeRow>(nodesNamed(log, [invocationId]));
   return row ? toNode(row) : null;
 }
@@ -88,34 +88,34 @@ export async function invocationsAt(tx: Executor, log: Log, seqs: number[]): Pro
 }
 
 /**
- * `invocationNode` of each id and `invocationAt(seq)`, in one statement: what an append looks up
- * before it writes, one round trip instead of two or more on PostgreSQL.
+ * `invocationNode` of each id and the tail's node, `invocationAt(tail)` (none for a tail below 1), in one
+ * statement: what an append looks up before it writes, one round trip instead of two or more on PostgreSQL.
  */
-export async function nodesAndHolder(tx: Executor, log: Log, invocationIds: string[], seq: number) {
+export async function nodesAndTail(tx: Executor, log: Log, invocationIds: string[], tail: number) {
   const queries = [
-    ...(invocationIds.length ? [nodesNamed(log, invocationIds, sql`0 AS holds, `)] : []),
-    ...(seq >= 1 ? [nodeHolding(log, seq, sql`1 AS holds, `)] : []),
+    ...(invocationIds.length ? [nodesNamed(log, invocationIds, sql`0 AS at_tail, `)] : []),
+    ...(tail >= 1 ? [nodeHolding(log, tail, sql`1 AS at_tail, `)] : []),
   ];
-  const rows = queries.length ? await tx.all<NodeRow & { holds: number }>(sql.join(queries, sql` UNION ALL `)) : [];
+  const rows = queries.length ? await tx.all<NodeRow & { at_tail: number }>(sql.join(queries, sql` UNION ALL `)) : [];
   const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
-  let holder: InvocationNode | null = null;
+  let tailNode: InvocationNode | null = null;
   for (const r of rows) {
-    if (r.holds) holder = toNode(r);
+    if (r.at_tail) tailNode = toNode(r);
     else nodes.set(r.invocation_id, toNode(r));
   }
-  return { nodes, holder };
+  return { nodes, tailNode };
 }
 
-/** `nodesAndHolder` read before the session's row, with the tail it was looked up at. */
+/** `nodesAndTail` read before the session's row, with the tail it was looked up at. */
 export interface Ahead {
   nodes: Map<string, InvocationNode | null>;
-  holder: InvocationNode | null;
+  tailNode: InvocationNode | null;
   tail: number;
   lastSeq: number;
 }
 
 /**
- * `nodesAndHolder` for a chat that is no fork (its log is its own, one piece), issued before its row is
+ * `nodesAndTail` for a chat that is no fork (its log is its own, one piece), issued before its row is
  * read: the tail is the one the row shows when the statement runs, which is once the row is locked when
  * the statement goes out behind the lock (one round trip on PostgreSQL). An append uses it when the row
  * it then reads shows no fork, that tail and that last seq (nothing was appended in between).
@@ -123,27 +123,34 @@ export interface Ahead {
 export async function lookAhead(tx: Executor, sessionId: string, invocationIds: string[]): Promise<Ahead> {
   const own = logOf({ id: sessionId, inherited: null });
   const queries = [
-    ...(invocationIds.length ? [nodesNamed(own, invocationIds, sql`0 AS holds, NULL AS tail, NULL AS last, `)] : []),
+    ...(invocationIds.length ? [nodesNamed(own, invocationIds, sql`0 AS at_tail, NULL AS tail, NULL AS last, `)] : []),
     sql`
-      SELECT 1 AS holds, s.tail_seq AS tail, s.last_seq AS last, ${nodeColumns("i.")} FROM sessions s
+      SELECT 1 AS at_tail, s.tail_seq AS tail, s.last_seq AS last, ${nodeColumns("i.")} FROM sessions s
         LEFT JOIN events e ON e.session_id = s.id AND e.seq = s.tail_seq
         LEFT JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
       WHERE s.id = ${sessionId}`,
   ];
-  type Row = { holds: number; tail: number | null; last: number | null };
+  type Row = { at_tail: number; tail: number | null; last: number | null };
   const rows = await tx.all<(NodeRow & Row) | (Row & { invocation_id: null })>(sql.join(queries, sql` UNION ALL `));
   const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
-  let holder: InvocationNode | null = null;
+  let tailNode: InvocationNode | null = null;
   let tail = -1;
   let lastSeq = -1;
   for (const r of rows) {
-    if (r.holds) {
+    if (r.at_tail) {
       tail = Number(r.tail);
       lastSeq = Number(r.last);
-      if (r.invocation_id !== null) holder = toNode(r as NodeRow);
+      if (r.invocation_id !== null) tailNode = toNode(r as NodeRow);
     } else nodes.set(r.invocation_id as string, toNode(r as NodeRow));
   }
-  return { nodes, holder, tail, lastSeq };
+  return { nodes, tailNode, tail, lastSeq };
+}
+
+/** The node of turn `invocationId` of the session's log; a marker, or a turn it does not have, is `invocation_not_found`. */
+export async function requireTurn(tx: Executor, row: Pick<SessionRow, "id" | "inherited">, invocationId: string): Promise<InvocationNode> {
+  const node = await invocationNode(tx, logOf(row), invocationId);
+  if (!node || node.isMarker) throw new InvocationNotFoundError(invocationId);
+  return node;
 }
 
 /** The first event of invocation X (the rewind/fork boundary); unknown X is `invocation_not_found`. */

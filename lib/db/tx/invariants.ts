@@ -5,10 +5,10 @@ import { indexedWords, searchableText } from "@/lib/session/search-text";
 import { deepEqual, parseState, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
-import type { Database, Executor } from "./database";
+import type { Database, Executor } from "../database";
+import type { SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { eventIdIn, inPieces, joined, lastSeqIn, logOf } from "./log";
-import type { SessionRow } from "./rows";
 import { ownerKey } from "./search-index";
 
 interface EventRow {
@@ -127,7 +127,7 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
   }
 }
 
-/** Each event the session stores is indexed with exactly its words, under a key of the chat's owner (lib/db/search-index.ts). */
+/** Each event the session stores is indexed with exactly its words, under a key of the chat's owner (lib/db/tx/search-index.ts). */
 async function checkSearchRows(tx: Executor, s: SessionRow, problems: string[]) {
   const keys = [
     ownerKey(s.user_id),

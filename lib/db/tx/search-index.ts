@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import { indexedWords, searchableText } from "@/lib/session/search-text";
 import type { AdkEvent } from "@/lib/session/types";
-import { type Executor, inBatches } from "./database";
+import { type Executor, inBatches } from "../database";
 
 /** A user's key in the index: a word no text can hold (words never contain `_`). */
 export const ownerKey = (userId: string) => `_${createHash("sha256").update(userId).digest("hex").slice(0, 24)}`;

@@ -1,0 +1,99 @@
+/** An archive chat's rows written inside the import's transaction: its files, its tasks, the bytes they cost. */
+import { createHash, randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { ArchiveFile, ArchiveTask } from "@/lib/archive/format";
+import { ValidationError } from "@/lib/errors";
+import { USER_PREFIX } from "@/lib/session/state";
+import { isCleanText } from "@/lib/session/text";
+import type { Task } from "@/lib/task/types";
+import type { Executor } from "../database";
+import { parseJson, type SessionRow } from "../rows";
+import { validateFilename } from "./artifacts";
+import { fileBytes } from "./bytes";
+import { inPieces, logOf, piecesIn } from "./log";
+import type { SharedVersion } from "./shares";
+import { storeTaskTx, taskColumns } from "./tasks";
+import { touchUser } from "./users";
+
+export function clean(text: string, what: string): string {
+  if (!isCleanText(text)) throw new ValidationError(`${what} contains a NUL character or an unpaired surrogate`);
+  return text;
+}
+
+/** The session's row as it is now (after an append, a rewind). */
+export async function freshRow(tx: Executor, id: string): Promise<SessionRow> {
+  return (await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`)) as SessionRow;
+}
+
+/** Bytes written outside an append, charged to the chat and (quota-checked) its owner. */
+export async function charge(tx: Executor, row: Pick<SessionRow, "id" | "user_id">, bytes: number) {
+  if (bytes === 0) return;
+  await touchUser(tx, row.user_id, bytes);
+  await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
+}
+
+/** A file version as archived: versions of a name must come as 0, 1, 2…, their bytes matching their hash. */
+export async function insertFile(tx: Executor, row: SessionRow, file: ArchiveFile, versions: Map<string, number>) {
+  validateFilename(clean(file.filename, "A file name"));
+  if (file.filename.startsWith(USER_PREFIX)) throw new ValidationError(`${file.filename}: user: files belong to a user, not a chat`);
+  const expected = versions.get(file.filename) ?? 0;
+  if (file.version !== expected) throw new ValidationError(`${file.filename}: version ${file.version} where ${expected} was expected`);
+  versions.set(file.filename, expected + 1);
+  const data = Buffer.from(file.data_base64, "base64");
+  if (createHash("sha256").update(data).digest("hex") !== file.sha256) {
+    throw new ValidationError(`${file.filename} v${file.version}: its bytes do not match its sha256`);
+  }
+  if (file.restored_from !== null && file.restored_from >= file.version) {
+    throw new ValidationError(`${file.filename} v${file.version}: restored_from must name an earlier version`);
+  }
+  const created = millis(file.created_at);
+  await tx.run(sql`
+    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
+    VALUES (${row.id}, ${file.filename}, ${file.version}, ${row.id}, ${row.user_id}, ${clean(file.mime_type, "A media type")},
+      ${data.length}, ${data}, ${file.tombstone}, ${file.restored_from}, ${created})`);
+  await charge(tx, row, fileBytes(file.filename, file.mime_type, data.length));
+}
+
+/** A task under a new id (task ids are unique across chats), on its invocation; a repeated message id is dropped. Resolves with its bytes. */
+export async function insertTask(tx: Executor, row: SessionRow, record: ArchiveTask, messageIds: Set<string>) {
+  const messageId = record.message_id && !messageIds.has(record.message_id) ? clean(record.message_id, "A message id") : undefined;
+  if (messageId) messageIds.add(messageId);
+  const id = randomUUID();
+  const task: Task = {
+    ...(record.task as Omit<Task, "kind" | "id" | "contextId">),
+    kind: "task",
+    id,
+    contextId: row.id,
+    metadata: { ...record.task.metadata, kagent_invocation_id: record.invocation_id },
+  };
+  await storeTaskTx(tx, row, task, messageId);
+  return taskColumns(task, messageId).bytes;
+}
+
+export const millis = (iso: string) => {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? ms : Date.now();
+};
+
+/** The tasks of the copied turns, under new ids. */
+export async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVersion, invocations: Set<string>) {
+  const log = logOf(shared.source);
+  const stored = await tx.all<{ invocation_id: string; task: string }>(sql`
+    SELECT invocation_id, task FROM invocations
+    WHERE ${inPieces(piecesIn(log, [1, shared.upToSeq]), "first_seq")} AND task IS NOT NULL AND NOT is_marker`);
+  let bytes = 0;
+  for (const { invocation_id, task } of stored) {
+    if (!invocations.has(invocation_id)) continue;
+    const { status, metadata } = parseJson<Pick<Task, "status" | "metadata">>(task);
+    const copy: Task = {
+      kind: "task",
+      id: randomUUID(),
+      contextId: row.id,
+      status: { state: status.state, timestamp: status.timestamp },
+      metadata: { ...metadata, kagent_invocation_id: invocation_id },
+    };
+    await storeTaskTx(tx, row, copy);
+    bytes += taskColumns(copy).bytes;
+  }
+  await charge(tx, row, bytes);
+}

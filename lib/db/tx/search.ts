@@ -1,0 +1,189 @@
+/**
+ * Searching a user's chats, in the caller's read (docs/semantics.md, "Search"): the index finds the user's messages holding the
+ * words, newest first (lib/db/tx/search-index.ts); each becomes a hit in every live chat of theirs that shows
+ * it — the chat that stores it and the forks that read it — kept when that chat's current view shows it,
+ * or, with `includeRewound`, marked `rewound` (the client switches to the version holding it).
+ */
+import { sql } from "drizzle-orm";
+import { walkRewinds } from "@/lib/session/effective-history";
+import { matchesQuery, queryEntries, type SearchQuery, searchableText, snippetOf } from "@/lib/session/search-text";
+import type { AdkEvent, Segment } from "@/lib/session/types";
+import { isVisible } from "@/lib/session/versions";
+import { all, batch, type Executor, run, together } from "../database";
+import { decodeCursor, encodeCursor, type Page } from "../paging";
+import type { SearchHit } from "../types";
+import { markerLinks } from "./layout";
+import { eventIdIn, type Log, logOf, type Piece } from "./log";
+import { ownerKey } from "./search-index";
+import { liveOf } from "./sessions";
+
+interface Candidate {
+  session_id: string;
+  seq: number;
+  pos: number;
+  id: string;
+  invocation_id: string;
+  author: string;
+  timestamp: number;
+  data: string;
+}
+
+interface Chat {
+  id: string;
+  name: string;
+  last_seq: number;
+  inherited: string | null;
+  deleted_at: number | null;
+}
+
+/** Messages read per request at most: a page may then hold fewer hits than asked, with a cursor to go on. */
+const MAX_SCANNED = 1000;
+
+const ftsWord = (word: string) => `"${word.replaceAll('"', '""')}"`;
+const tsWord = (word: string) => `'${word.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+
+/** The user's messages holding the query's words, stored before position `before`, newest first. */
+function candidates(tx: Executor, keys: string[], query: SearchQuery, before: number, limit: number): Promise<Candidate[]> {
+  const { all, anyOf } = queryEntries(query);
+  const columns = sql`e.session_id, e.seq, e.search_pos AS pos, e.id, e.invocation_id, e.author, e.timestamp, e.data`;
+  if (tx.dialect.name === "sqlite") {
+    const or = (words: string[]) => `(${words.map(ftsWord).join(" OR ")})`;
+    const match = [or(keys), ...all.map(ftsWord), ...(anyOf.length ? [or(anyOf)] : [])].join(" AND ");
+    return tx.all<Candidate>(sql`
+      SELECT ${columns} FROM search_fts JOIN events e ON e.search_pos = search_fts.rowid
+      WHERE search_fts MATCH ${match} AND search_fts.rowid < CAST(${before} AS INTEGER) ORDER BY search_fts.rowid DESC LIMIT ${limit}`);
+  }
+  // One branch per key, each planned for its own words: the planner reads a user's rows newest first when the
+  // words are in most of them, and looks them up in the inverted index when they are rare (both indexes: schema).
+  const tsquery = (key: string) => [key, ...all].map(tsWord).join(" & ") + (anyOf.length ? ` & (${anyOf.map(tsWord).join(" | ")})` : "");
+  const branches = keys.map(
+    (key) => sql`(SELECT session_id, seq, search_pos FROM events
+      WHERE search_owner = ${key} AND search_doc @@ CAST(${tsquery(key)} AS tsquery) AND search_pos < ${before}
+      ORDER BY search_pos DESC LIMIT ${limit})`,
+  );
+  return tx.all<Candidate>(sql`
+    SELECT ${columns} FROM (${sql.join(branches, sql` UNION ALL `)}) c JOIN events e ON e.session_id = c.session_id AND e.seq = c.seq
+    ORDER BY c.search_pos DESC LIMIT ${limit}`);
+}
+
+const CHAT_COLUMNS = sql`id, name, last_seq, inherited, deleted_at`;
+
+/**
+ * The user's chats as a search needs them: a candidate's store (a tombstone is shown only through its forks),
+ * which live forks read which stored rows, and each chat's current view, read once per chat.
+ */
+function chatBook(tx: Executor, userId: string) {
+  const chats = new Map<string, Chat>();
+  const views = new Map<string, Promise<Segment[]>>();
+  let readers: { chat: Chat; log: Log; piece: Piece }[] | undefined;
+  const showing = (store: string, seq: number): { chat: Chat; log: Log }[] => {
+    const own = chats.get(store);
+    // Another user's row never gets here (the index is asked for the user's keys); if one did, it has no chat.
+    if (!own) return [];
+    const forks = (readers ?? []).filter((r) => r.piece.session === store && r.piece.from <= seq && seq <= r.piece.to);
+    return [...(own.deleted_at === null ? [{ chat: own, log: logOf(own) }] : []), ...forks];
+  };
+  const view = (chat: Chat, log: Log) => {
+    if (!views.has(chat.id)) {
+      const links = chat.last_seq === 0 ? Promise.resolve([]) : markerLinks(tx, log);
+      views.set(
+        chat.id,
+        links.then((m) => walkRewinds(chat.last_seq, m).segments),
+      );
+    }
+    return views.get(chat.id) as Promise<Segment[]>;
+  };
+  return {
+    /** Reads what the candidates need: their stores, the user's forks (once) and the views of the chats showing them. */
+    async load(rows: Candidate[]) {
+      const unknown = [...new Set(rows.map((r) => r.session_id))].filter((id) => !chats.has(id));
+      const [found, forks] = await batch(tx, [
+        // Stores may be tombstones (their rows reach the user through forks): owned, not necessarily live.
+        unknown.length
+          ? all<Chat>(
+              sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE user_id = ${userId} AND id IN (${sql.join(
+                unknown.map((id) => sql`${id}`),
+                sql`, `,
+              )})`,
+            )
+          : null,
+        readers
+          ? null
+          : all<Chat>(sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE ${liveOf(userId)} AND inherited IS NOT NULL ORDER BY activity DESC`),
+      ]);
+      for (const chat of found ?? []) chats.set(chat.id, chat);
+      readers ??= (forks ?? []).flatMap((chat) => {
+        const log = logOf(chat);
+        return log.pieces.flatMap((piece) => (piece.session === chat.id ? [] : [{ chat, log, piece }]));
+      });
+      // Issued together: one round trip on PostgreSQL.
+      await together(rows.flatMap((r) => showing(r.session_id, r.seq).map(({ chat, log }) => view(chat, log))));
+    },
+    showing,
+    view: (chat: Chat) => views.get(chat.id) as Promise<Segment[]>,
+  };
+}
+
+/** The user's hits for a parsed query (searchChats, lib/db/search.ts), in the caller's read. */
+export async function searchTx(
+  tx: Executor,
+  userId: string,
+  query: SearchQuery,
+  input: { includeRewound?: boolean; limit: number; before?: string },
+): Promise<Page<SearchHit>> {
+  const limit = input.limit;
+  const exact = queryEntries(query).exact;
+  const [, merged] = await batch(tx, [
+    // Each branch of the query is planned for its own words (a generic plan would pick one path for all).
+    tx.dialect.name === "postgres" ? run(sql`SET LOCAL plan_cache_mode = force_custom_plan`) : null,
+    all<{ key: string }>(sql`SELECT key FROM search_keys WHERE user_id = ${userId}`),
+  ]);
+  const keys = [ownerKey(userId), ...merged.map((m) => m.key)];
+  const book = chatBook(tx, userId);
+  const hits: SearchHit[] = [];
+  let before = input.before === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(input.before);
+  let scanned = 0;
+  let more = true;
+  while (more && scanned < MAX_SCANNED) {
+    const batch = Math.min(200, Math.max(20, 2 * limit));
+    const rows = await candidates(tx, keys, query, before, batch);
+    more = rows.length === batch;
+    await book.load(rows);
+    for (const row of rows) {
+      const event = JSON.parse(row.data) as AdkEvent;
+      const found = exact || matchesQuery(searchableText(event), query) ? await hitsOf(book, row, event, query, input.includeRewound) : [];
+      if (found.length && hits.length >= limit) return { items: hits, nextBefore: encodeCursor(before) };
+      hits.push(...found);
+      before = row.pos;
+      scanned += 1;
+    }
+    if (hits.length >= limit) break;
+  }
+  return { items: hits, nextBefore: more ? encodeCursor(before) : null };
+}
+
+/** A candidate's hits: one per live chat of the user that shows it, in its current view unless rewound ones are asked for. */
+async function hitsOf(
+  book: ReturnType<typeof chatBook>,
+  row: Candidate,
+  event: AdkEvent,
+  query: SearchQuery,
+  includeRewound = false,
+): Promise<SearchHit[]> {
+  const hits: SearchHit[] = [];
+  for (const { chat, log } of book.showing(row.session_id, row.seq)) {
+    const rewound = !isVisible(row.seq, await book.view(chat));
+    if (rewound && !includeRewound) continue;
+    hits.push({
+      session_id: chat.id,
+      session_name: chat.name,
+      invocation_id: row.invocation_id,
+      event_id: eventIdIn(log, row.session_id, row.id),
+      author: row.author,
+      timestamp: new Date(row.timestamp * 1000).toISOString(),
+      rewound,
+      snippet: snippetOf(searchableText(event), query),
+    });
+  }
+  return hits;
+}

@@ -1,0 +1,45 @@
+/** The user's row: created on first use, locked before counting, touched (activity, bytes) and checked against the quota. */
+import { sql } from "drizzle-orm";
+import { config } from "@/lib/config";
+import { QuotaExceededError } from "@/lib/errors";
+import { type Dialect, type Executor, run } from "../database";
+
+/** Browsers hold signed guest ids before they write anything; the row appears with their first chat. */
+export const ensureUser = (userId: string) =>
+  run(sql`INSERT INTO users (id, created_at) VALUES (${userId}, ${Date.now()}) ON CONFLICT (id) DO NOTHING`);
+
+/** Holds the user's row until the transaction ends (PostgreSQL), so two requests cannot both pass a quota check. */
+export const lockUser = (dialect: Dialect, userId: string) => run(sql`SELECT id FROM users WHERE id = ${userId} ${dialect.forUpdate}`);
+
+/**
+ * Records a write to one of the user's chats: the next value of the user's activity counter (so the
+ * chat list has a total order, never a tie) and `bytes` more (or fewer) stored bytes. Returns the
+ * user's new `activity` and `stored_bytes`; `checkQuota` then refuses the write past the quota.
+ */
+export const userTouch = (userId: string, bytes = 0) => sql`
+  UPDATE users SET activity = activity + 1, stored_bytes = stored_bytes + ${bytes}
+  WHERE id = ${userId} RETURNING activity, stored_bytes`;
+
+export interface UserTouched {
+  activity: number;
+  stored_bytes: number;
+}
+
+export function checkQuota(userId: string, touched: UserTouched | undefined, bytes: number): asserts touched is UserTouched {
+  if (!touched) throw new Error(`user ${userId} has no row`);
+  const limit = config().limits.storedBytes;
+  if (bytes > 0 && touched.stored_bytes > limit) throw new QuotaExceededError(`more than ${limit} bytes stored`);
+}
+
+/** Charges bytes a write stored in a chat outside an append (a task, say) to the chat and its owner. */
+export const chargeBytes = (row: { id: string; user_id: string }, bytes: number) => [
+  run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+  run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+];
+
+/** `userTouch` and `checkQuota` on their own: resolves with the user's new activity. */
+export async function touchUser(tx: Executor, userId: string, bytes = 0): Promise<number> {
+  const touched = await tx.one<UserTouched>(userTouch(userId, bytes));
+  checkQuota(userId, touched, bytes);
+  return touched.activity;
+}
