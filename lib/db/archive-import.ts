@@ -2,23 +2,26 @@
  * Importing a chat of a Retrace archive (lib/archive/format.ts) for the importing user, in one transaction:
  * a new chat with new ids where ids must be unique (the chat, its tasks), its file versions as they were,
  * then its raw log through the store's own append (appendEventsTx: seqs, state, markers, the version tree,
- * checkpoints), then its tasks. Every row is charged to the importer's byte quota as it is written, so an
+ * checkpoints), then its tasks, then the names and pins of its turns (invocation ids are kept, so they name
+ * the same turns; an archive from before labels has none). Every row is charged to the importer's byte quota as it is written, so an
  * archive that does not fit stops at the chat that crosses it, and that chat leaves nothing behind.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Task } from "@/lib/a2a/types";
-import type { ArchiveFile, ArchiveSession, ArchiveTask, ChatRecord } from "@/lib/archive/format";
+import type { ArchiveFile, ArchiveLabel, ArchiveSession, ArchiveTask, ChatRecord } from "@/lib/archive/format";
 import { ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
 import { scopeOf, USER_PREFIX } from "@/lib/session/state";
 import { isCleanText } from "@/lib/session/text";
 import type { AdkEvent, State } from "@/lib/session/types";
 import { validateFilename } from "./artifacts";
-import { fileBytes } from "./bytes";
+import { fileBytes, labelBytes } from "./bytes";
 import { getDb } from "./client";
 import type { Executor } from "./database";
 import { appendEventsTx } from "./events";
+import { invocationNode } from "./layout";
+import { logOf } from "./log";
 import type { SessionRow } from "./rows";
 import { summary } from "./rows";
 import { createSessionTx } from "./sessions";
@@ -54,7 +57,7 @@ export async function charge(tx: Executor, row: Pick<SessionRow, "id" | "user_id
 /** Events per append: a batch's statements are built in memory, so an import keeps them small. */
 const EVENTS_PER_APPEND = 250;
 
-const PHASES = { session: 0, file: 1, event: 2, task: 3 } as const;
+const PHASES = { session: 0, file: 1, event: 2, task: 3, label: 4 } as const;
 
 const sessionKeys = (state: State) => Object.fromEntries(Object.entries(state).filter(([key]) => scopeOf(key) === "session"));
 
@@ -78,6 +81,7 @@ export async function importArchiveChat(
     let batch: AdkEvent[] = [];
     const versions = new Map<string, number>();
     const messageIds = new Set<string>();
+    const labelled = new Set<string>();
     let taskBytes = 0;
     const flush = async () => {
       if (!row || batch.length === 0) return;
@@ -88,7 +92,7 @@ export async function importArchiveChat(
     for await (const record of records) {
       if (PHASES[record.kind] < phase || (record.kind === "session") !== (row === null)) {
         throw new ValidationError(
-          `A chat's records must come in order (session, files, events, tasks); found a ${record.kind} out of place`,
+          `A chat's records must come in order (session, files, events, tasks, labels); found a ${record.kind} out of place`,
         );
       }
       phase = PHASES[record.kind];
@@ -115,14 +119,17 @@ export async function importArchiveChat(
         }
         batch.push(normalizeEvent(event));
         if (batch.length >= EVENTS_PER_APPEND) await flush();
-      } else {
+      } else if (record.kind === "task") {
         await flush();
         taskBytes += await insertTask(tx, current, record.value, messageIds);
+      } else {
+        await flush();
+        taskBytes += await insertLabel(tx, row as SessionRow, record.value, labelled);
       }
     }
     await flush();
     if (!row || !session) throw new ValidationError("An archive chat has no session");
-    // Tasks are small: charged together, once they are all in.
+    // Tasks and labels are small: charged together, once they are all in.
     await charge(tx, row, taskBytes);
     const source = session.forked_from_session_id ? (context.sources.get(session.forked_from_session_id) ?? null) : null;
     const done = await tx.one<SessionRow>(sql`
@@ -171,4 +178,18 @@ async function insertTask(tx: Executor, row: SessionRow, record: ArchiveTask, me
   };
   await storeTaskTx(tx, row, task, messageId);
   return taskColumns(task, messageId).bytes;
+}
+
+/** A name or pin on one of the chat's turns, as the API would store it (lib/db/labels.ts). Resolves with its bytes. */
+async function insertLabel(tx: Executor, row: SessionRow, record: ArchiveLabel, labelled: Set<string>) {
+  const invocationId = clean(record.invocation_id, "An invocation id");
+  const label = record.label === null ? null : clean(record.label, "A version name");
+  if (labelled.has(invocationId)) throw new ValidationError(`Turn ${invocationId} is labelled twice`);
+  labelled.add(invocationId);
+  const node = await invocationNode(tx, logOf(row), invocationId);
+  if (!node || node.isMarker) throw new ValidationError(`A label names turn ${invocationId}, which the chat does not have`);
+  await tx.run(sql`
+    INSERT INTO version_labels (session_id, invocation_id, label, pinned, updated_at)
+    VALUES (${row.id}, ${invocationId}, ${label}, ${record.pinned}, ${Date.now()})`);
+  return labelBytes(invocationId, label);
 }
