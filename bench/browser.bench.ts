@@ -3,7 +3,9 @@ import { expect, type Page, test } from "@playwright/test";
 import { openMap, reopenMap, showVersion, walkUpTo } from "./map";
 import { middle } from "./measure";
 
-const RUNS = 5;
+const RUNS = Number(process.env.BENCH_BROWSER_RUNS ?? 5);
+/** `npm run bench -- --map` (bench/map-figures.ts): only the map, every timing kept. */
+const MAP_ONLY = process.env.BENCH_MAP_ONLY === "1";
 /** Size label → chat id, from bench/run.ts. */
 const CHATS = JSON.parse(process.env.BENCH_CHATS ?? "{}") as Record<string, string>;
 
@@ -99,7 +101,7 @@ async function mapFigures(page: Page, chatId: string, size: string) {
     click.push(await showVersion(page, original));
     await showVersion(page, `${original}, edited`, original);
   }
-  return { mapFirstOpen: middle(first), mapOpen: middle(again), mapClick: middle(click) };
+  return { first, again, click };
 }
 
 test("chats of each size: time to a visible list, rewind click → updated list, scrolling up, DOM size, the map", async ({
@@ -109,7 +111,13 @@ test("chats of each size: time to a visible list, rewind click → updated list,
 }) => {
   await context.addCookies([{ name: "retrace_token", value: process.env.BENCH_TOKEN as string, url: baseURL as string }]);
   const results: Record<string, Record<string, number>> = {};
+  const samples: Record<string, Record<string, number[]>> = {};
   for (const [size, chatId] of Object.entries(CHATS)) {
+    if (MAP_ONLY) {
+      samples[size] = await mapFigures(page, chatId, size);
+      console.log(`map ${size}:`, samples[size]);
+      continue;
+    }
     const visible: number[] = [];
     const rewind: number[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -120,8 +128,10 @@ test("chats of each size: time to a visible list, rewind click → updated list,
     await openChat(page, chatId);
     const elements = await page.evaluate(() => document.querySelectorAll("*").length);
     const worstFrame = await scrollUp(page, 3);
-    results[size] = { visible: middle(visible), rewind: middle(rewind), worstFrame, elements, ...(await mapFigures(page, chatId, size)) };
+    const map = await mapFigures(page, chatId, size);
+    const [mapFirstOpen, mapOpen, mapClick] = [middle(map.first), middle(map.again), middle(map.click)];
+    results[size] = { visible: middle(visible), rewind: middle(rewind), worstFrame, elements, mapFirstOpen, mapOpen, mapClick };
     console.log(`browser ${size}:`, results[size]);
   }
-  writeFileSync(process.env.BENCH_OUT as string, JSON.stringify(results));
+  writeFileSync(process.env.BENCH_OUT as string, JSON.stringify(MAP_ONLY ? samples : results));
 });

@@ -8,7 +8,7 @@ const DATA = path.join(ROOT, ".bench-data");
 export const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000").split(",").map(Number);
 export const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 export const PORT = Number(process.env.BENCH_PORT ?? 3230);
-export const DIST = ".next-bench";
+export const DIST = process.env.BENCH_DIST ?? ".next-bench";
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -21,6 +21,7 @@ export const TURNS = process.argv.includes("--turns");
 export const HARDENING = process.argv.includes("--hardening");
 export const AUTH = process.argv.includes("--auth");
 export const SEARCH = process.argv.includes("--search");
+export const MAP = process.argv.includes("--map");
 
 export const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 

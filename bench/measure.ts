@@ -5,6 +5,12 @@ export function middle(times: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The 95th percentile of some timings (nearest rank). */
+export function p95(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)];
+}
+
 /** Median milliseconds of `runs` calls of `fn` (after one warm-up call). */
 export async function median(runs: number, fn: (i: number) => unknown | Promise<unknown>): Promise<number> {
   await fn(-1);

@@ -5,7 +5,7 @@
  * `-- --load`: the load bench (bench/load-<dialect>.json); `-- --turns`: a turn's cost in-process
  * (bench/turns-<dialect>.json); `-- --hardening`: heavy requests and what another user waits meanwhile, and
  * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
- * 1,000,000 stored messages (bench/search-<dialect>.json).
+ * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,11 +15,12 @@ import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
 import { authBench } from "./auth";
-import { AUTH, DIALECT, HARDENING, LOAD, label, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TURNS } from "./env";
+import { AUTH, DIALECT, HARDENING, LOAD, label, MAP, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TURNS } from "./env";
 import { buildSession } from "./fixtures";
 import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
 import { loadBench } from "./load";
+import { mapBench } from "./map-figures";
 import { type Row, sideBySide } from "./measure";
 import { Results } from "./results";
 import { searchBench } from "./search";
@@ -100,6 +101,12 @@ async function main() {
       } finally {
         await server.stop();
       }
+      return;
+    }
+    if (MAP) {
+      const figures = await mapBench();
+      console.log(`\nThe map on ${DIALECT} (ms):`, JSON.stringify(figures, null, 2));
+      writeFileSync(path.join(ROOT, `bench/map-${DIALECT}.json`), JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2));
       return;
     }
     if (SEARCH) {

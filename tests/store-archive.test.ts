@@ -10,6 +10,7 @@ import {
   createUser,
   forkSession,
   getSession,
+  labelVersion,
   listArtifacts,
   listSessions,
   listTasks,
@@ -23,7 +24,10 @@ import { countedBytesOf, storedBytesOf } from "./support/bytes";
 
 const AGENTS = { agent: "demo", agents: ["demo"] };
 
-/** A chat with every kind of row: state, file versions (restored and tombstoned), rewinds, a switch, tasks, and a fork of it. */
+/**
+ * A chat with every kind of row: state, file versions (restored and tombstoned), rewinds, a switch, tasks,
+ * names and pins (on a turn of the shown version and on a rewound one), and a fork of it with its own.
+ */
 async function richChats() {
   const f = await fixture({ tone: "dry", "user:lang": "en" });
   const turn = async (inv: string, i: number, files: string[]) => {
@@ -43,6 +47,12 @@ async function richChats() {
   await switchSession(f.userId, f.sessionId, "inv3");
   const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv3" });
   await appendEvents(f.userId, fork.id, [event("inv5", { author: "user", text: "in the fork" }), event("inv5", { text: "forked" })]);
+  await labelVersion(f.userId, f.sessionId, "inv1", { label: "Start", pinned: false });
+  await labelVersion(f.userId, f.sessionId, "inv3", { label: "Chosen ✓", pinned: true });
+  await labelVersion(f.userId, f.sessionId, "inv4", { label: null, pinned: true });
+  // The fork's own: on a turn it shares with its source, and on its own turn.
+  await labelVersion(f.userId, fork.id, "inv1", { label: "Fork's start", pinned: true });
+  await labelVersion(f.userId, fork.id, "inv5", { label: "Forked", pinned: false });
   return { ...f, forkId: fork.id };
 }
 
@@ -67,20 +77,30 @@ interface Chat {
   files: ArchiveFile[];
   events: Record<string, unknown>[];
   tasks: { invocation_id: string; task: unknown }[];
+  labels?: unknown[];
 }
 
 /** What must survive a round trip: everything but the ids and times an import gives anew. */
 function comparable(text: string) {
   const chats = (JSON.parse(text) as { chats: Chat[] }).chats;
-  return chats.map(({ session, files, events, tasks }) => {
+  return chats.map(({ session, files, events, tasks, labels }) => {
     const { id: _id, created_at: _c, updated_at: _u, forked_from_session_id, ...rest } = session;
     return {
       session: { ...rest, forked: forked_from_session_id !== null },
       files,
       events,
       tasks: (tasks ?? []).map(({ invocation_id, task }) => ({ invocation_id, task })),
+      labels,
     };
   });
+}
+
+/** A chat's names and pins as stored. */
+async function labelsOf(sessionId: string) {
+  const db = await getDb();
+  const rows = await db.all<{ invocation_id: string; label: string | null; pinned: boolean | number }>(sql`
+    SELECT invocation_id, label, pinned FROM version_labels WHERE session_id = ${sessionId} ORDER BY invocation_id`);
+  return rows.map((r) => ({ ...r, pinned: Boolean(r.pinned) }));
 }
 
 async function tree(sessionId: string) {
@@ -91,7 +111,7 @@ async function tree(sessionId: string) {
 }
 
 describe("export and import of Retrace archives", () => {
-  it("round-trips every chat: the log, tree, state, files and lineage come back identical", async () => {
+  it("round-trips every chat: the log, tree, state, files, lineage, names and pins come back identical", async () => {
     const source = await richChats();
     const exported = await exportAll(source.userId);
     const importer = await createUser();
@@ -103,6 +123,15 @@ describe("export and import of Retrace archives", () => {
     const [chat, forked] = comparable(exported);
     // 4 turns of 2 events and 2 rewind markers; the fork: 2 turns before inv3 and its own; every file version (rewinds add some).
     expect([chat.events.length, forked.events.length, chat.files.length, chat.tasks.length]).toEqual([10, 6, 9, 4]);
+    expect(chat.labels).toEqual([
+      { invocation_id: "inv1", label: "Start", pinned: false },
+      { invocation_id: "inv3", label: "Chosen ✓", pinned: true },
+      { invocation_id: "inv4", label: null, pinned: true },
+    ]);
+    expect(forked.labels).toEqual([
+      { invocation_id: "inv1", label: "Fork's start", pinned: true },
+      { invocation_id: "inv5", label: "Forked", pinned: false },
+    ]);
     expect(comparable(again)).toEqual(comparable(exported));
 
     const [copy, forkCopy] = imported;
@@ -116,6 +145,9 @@ describe("export and import of Retrace archives", () => {
     expect(Object.keys(restored.state).filter((k) => k.startsWith("user:"))).toEqual([]);
     expect(await listArtifacts(importer, copy.id)).toEqual(await listArtifacts(source.userId, source.sessionId));
     expect(await tree(copy.id)).toEqual(await tree(source.sessionId));
+    expect(await labelsOf(copy.id)).toEqual(await labelsOf(source.sessionId));
+    expect(await labelsOf(forkCopy.id)).toEqual(await labelsOf(source.forkId));
+    expect((await labelsOf(copy.id)).length).toBe(3);
     const tasks = (await listTasks(importer, copy.id)).items;
     expect(tasks.map((t) => t.metadata?.retrace_siblings)).toEqual(
       (await listTasks(source.userId, source.sessionId)).items.map((t) => t.metadata?.retrace_siblings),
@@ -126,6 +158,26 @@ describe("export and import of Retrace archives", () => {
     const { counted, books } = await countedBytesOf(db, importer);
     expect(counted).toBe(books);
     expect(counted).toBeGreaterThanOrEqual(await storedBytesOf(db, importer));
+  });
+
+  it("imports an archive from before names and pins (no labels section) with none, and refuses a label on a turn the chat lacks", async () => {
+    const f = await fixture();
+    await f.append(event("inv1", { author: "user", text: "hi" }), event("inv1", { text: "hello" }));
+    await labelVersion(f.userId, f.sessionId, "inv1", { label: "First", pinned: true });
+    const exported = JSON.parse(await exportAll(f.userId)) as { chats: Chat[] };
+    expect(exported.chats[0].labels).toEqual([{ invocation_id: "inv1", label: "First", pinned: true }]);
+    const { labels: _labels, ...older } = exported.chats[0];
+    const importer = await createUser();
+    const [copy] = await importUpload(importer, chunks(JSON.stringify({ ...exported, chats: [older] })), AGENTS);
+    expect(await labelsOf(copy.id)).toEqual([]);
+    const back = (JSON.parse(await exportAll(importer)) as { chats: Chat[] }).chats;
+    expect([back[0].events.length, back[0].labels]).toEqual([2, undefined]);
+    const stray = { ...exported, chats: [{ ...older, labels: [{ invocation_id: "nope", label: "Gone", pinned: false }] }] };
+    await expect(importUpload(importer, chunks(JSON.stringify(stray)), AGENTS)).rejects.toThrow(/does not have/);
+    const empty = { ...exported, chats: [{ ...older, labels: [{ invocation_id: "inv1", label: null, pinned: false }] }] };
+    await expect(importUpload(importer, chunks(JSON.stringify(empty)), AGENTS)).rejects.toThrow(/names or pins/);
+    expect((await listSessions(importer)).items).toHaveLength(1);
+    expect(await checkInvariants(await getDb())).toEqual([]);
   });
 
   it("imports the same archive twice as two chats, with their own task ids", async () => {

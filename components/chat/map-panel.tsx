@@ -1,7 +1,6 @@
 "use client";
 
 import { Network } from "lucide-react";
-import dynamic from "next/dynamic";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { shownLeaf } from "@/lib/session/tree";
@@ -10,8 +9,31 @@ import { SheetHeader } from "../ui/sheet-header";
 import { usePageDialog } from "../ui/use-page-dialog";
 import { useTreeQuery } from "./queries";
 
-const loadMapView = () => import("./map-view");
-const MapView = dynamic(loadMapView, { ssr: false, loading: () => <Status text="Loading…" /> });
+type MapViewModule = typeof import("./map-view");
+let mapView: Promise<MapViewModule> | null = null;
+const loadMapView = () => {
+  mapView ??= import("./map-view");
+  return mapView;
+};
+
+/**
+ * The map's code (React Flow), loaded once the chat has settled. Not `next/dynamic`: a lazy component suspends
+ * on its first render, and React holds a suspended view back some 300 ms before showing it.
+ */
+function useMapView(open: boolean) {
+  const [view, setView] = useState<MapViewModule["default"] | null>(null);
+  useEffect(() => {
+    let live = true;
+    const load = () => void loadMapView().then((m) => live && setView(() => m.default));
+    if (open) load();
+    const idle = window.requestIdleCallback?.(load) ?? window.setTimeout(load, 2000);
+    return () => {
+      live = false;
+      (window.cancelIdleCallback ?? window.clearTimeout)(idle);
+    };
+  }, [open]);
+  return view;
+}
 
 function Status({ text, alert = false }: { text: string; alert?: boolean }) {
   return (
@@ -35,11 +57,7 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
   const tree = useTreeQuery(sessionId, open);
   // The map opens on the chat as it is: a tree kept from an earlier opening may show another version as current.
   const fresh = tree.data && tree.dataUpdatedAt >= openedAt ? tree.data : null;
-  // The map's code (React Flow) loads once the chat has settled, so opening it waits only for the chat's tree.
-  useEffect(() => {
-    const idle = window.requestIdleCallback?.(() => void loadMapView()) ?? window.setTimeout(() => void loadMapView(), 2000);
-    return () => (window.cancelIdleCallback ?? window.clearTimeout)(idle);
-  }, []);
+  const MapView = useMapView(open);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
@@ -66,7 +84,7 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
           </Dialog.Description>
           {tree.isError ? (
             <Status text={tree.error.message} alert />
-          ) : !fresh ? (
+          ) : !fresh || !MapView ? (
             <Status text="Loading…" />
           ) : fresh.turns.length === 0 ? (
             <Status text="No turns yet." />

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
 import { forkChat, rewindChat, switchChat } from "@/app/(chat)/actions";
+import { api } from "@/lib/api/client";
 import { queryKeys } from "@/lib/query-keys";
 import { invocationIdOf } from "@/lib/task/metadata";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
@@ -135,10 +136,17 @@ export function useTurnActions(opts: {
       if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
     },
     async showVersion(invocationId) {
-      const result = await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId })));
-      if (!result?.markerInvocationId) return;
+      // The JSON API rather than the server action: the map's click waits for it, and Next.js's action round trip
+      // took 30–130 ms on a switch the API answers in about 10 (README, "Performance").
+      const result = await change((id) =>
+        api<{ event: { invocation_id: string } | null }>(`/api/sessions/${encodeURIComponent(id)}/switch`, {
+          method: "POST",
+          body: JSON.stringify({ invocation_id: invocationId }),
+        }),
+      );
+      if (!result?.event) return;
       const description = "State and files are as they were in that version.";
-      offerUndo(result.markerInvocationId, { title: "Showing another version", description, undone: "Back to the version before" });
+      offerUndo(result.event.invocation_id, { title: "Showing another version", description, undone: "Back to the version before" });
     },
     async fork(invocationId, userText) {
       if (!sessionId || busy) return;

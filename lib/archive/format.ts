@@ -1,8 +1,10 @@
 /**
  * Retrace's JSON archive (docs/api.md, "Export and import"): one chat or many, each its whole raw log —
  * events in seq order (rewind markers included, so every version comes back), tasks, every version of
- * every session file, initial and current state, and its lineage. Within a chat the writer puts the
- * session first, then files, events and tasks, so a reader can write them in that order as they stream.
+ * every session file, initial and current state, its lineage, and the names and pins the user gave its
+ * turns. Within a chat the writer puts the session first, then files, events, tasks and labels, so a reader
+ * can write them in that order as they stream. Labels came later within version 1: an archive without them
+ * imports with none, and a reader that does not know them skips the section.
  */
 import { z } from "zod";
 
@@ -60,11 +62,22 @@ export const archiveTask = z.strictObject({
 });
 export type ArchiveTask = z.infer<typeof archiveTask>;
 
+/** A name or pin the user gave one of the chat's turns (docs/semantics.md, "The map"); the same limits as the API's. */
+export const archiveLabel = z
+  .strictObject({
+    invocation_id: z.string().min(1).max(200),
+    label: z.string().trim().min(1).max(100).nullable(),
+    pinned: z.boolean(),
+  })
+  .refine((l) => l.label !== null || l.pinned, "a label names or pins its turn");
+export type ArchiveLabel = z.infer<typeof archiveLabel>;
+
 /** One record of a chat, as it streams out of (or into) an archive. */
 export type ChatRecord =
   | { kind: "session"; value: ArchiveSession }
   | { kind: "file"; value: ArchiveFile }
   | { kind: "event"; value: ArchiveEvent }
-  | { kind: "task"; value: ArchiveTask };
+  | { kind: "task"; value: ArchiveTask }
+  | { kind: "label"; value: ArchiveLabel };
 
-export const SECTIONS = { files: "file", events: "event", tasks: "task" } as const;
+export const SECTIONS = { files: "file", events: "event", tasks: "task", labels: "label" } as const;

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { ArchiveFile, ArchiveSession, ChatRecord } from "@/lib/archive/format";
+import type { ArchiveFile, ArchiveLabel, ArchiveSession, ChatRecord } from "@/lib/archive/format";
 import { parseState } from "@/lib/session/state";
 import { getDb } from "./client";
 import type { SessionRow } from "./rows";
@@ -66,12 +66,15 @@ function sessionOf(row: SessionRow, state: string): ArchiveSession {
 /** Every record of the user's chat, in archive order; 404 when it is not theirs. */
 export async function* chatRecords(userId: string, sessionId: string): AsyncGenerator<ChatRecord> {
   const db = await getDb();
-  const { row, files } = await db.read(async (tx) => {
+  const { row, files, labels } = await db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
     const files = await tx.all<FileRow>(sql`
       SELECT filename, version, mime_type, tombstone, restored_from, created_at FROM artifacts
       WHERE scope = ${row.id} ORDER BY filename, version`);
-    return { row, files };
+    // The chat's own names and pins (a fork's are its own, not its source's), in the log's order of their turns.
+    const labels = await tx.all<{ invocation_id: string; label: string | null; pinned: boolean | number }>(sql`
+      SELECT invocation_id, label, pinned FROM version_labels WHERE session_id = ${row.id} ORDER BY invocation_id`);
+    return { row, files, labels };
   });
   yield { kind: "session", value: sessionOf(row, row.state) };
   for (const file of files) yield { kind: "file", value: await fileRecord(row.id, file) };
@@ -80,6 +83,10 @@ export async function* chatRecords(userId: string, sessionId: string): AsyncGene
   }
   for (let from = 1; from <= row.last_seq; from += PAGE) {
     for (const task of await taskPage(db, row, from, Math.min(from + PAGE - 1, row.last_seq))) yield { kind: "task", value: task };
+  }
+  for (const l of labels) {
+    const value: ArchiveLabel = { invocation_id: l.invocation_id, label: l.label, pinned: Boolean(l.pinned) };
+    yield { kind: "label", value };
   }
 }
 

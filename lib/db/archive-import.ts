@@ -2,7 +2,8 @@
  * Importing a chat of a Retrace archive (lib/archive/format.ts) for the importing user, in one transaction:
  * a new chat with new ids where ids must be unique (the chat, its tasks), its file versions as they were,
  * then its raw log through the store's own append (appendEventsTx: seqs, state, markers, the version tree,
- * checkpoints), then its tasks. Every row is charged to the importer's byte quota as it is written, so an
+ * checkpoints), then its tasks, then the names and pins of its turns (invocation ids are kept, so they name
+ * the same turns; an archive from before labels has none). Every row is charged to the importer's byte quota as it is written, so an
  * archive that does not fit stops at the chat that crosses it, and that chat leaves nothing behind.
  */
 import { sql } from "drizzle-orm";
@@ -15,7 +16,7 @@ import { getDb } from "./client";
 import type { SessionRow } from "./rows";
 import { summary } from "./rows";
 import { appendEventsTx } from "./tx/append";
-import { charge, clean, freshRow, insertFile, insertTask, millis } from "./tx/import";
+import { charge, clean, freshRow, insertFile, insertLabel, insertTask, millis } from "./tx/import";
 import { createSessionTx } from "./tx/sessions";
 import type { SessionSummary } from "./types";
 
@@ -30,7 +31,7 @@ export interface ImportContext {
 /** Events per append: a batch's statements are built in memory, so an import keeps them small. */
 const EVENTS_PER_APPEND = 250;
 
-const PHASES = { session: 0, file: 1, event: 2, task: 3 } as const;
+const PHASES = { session: 0, file: 1, event: 2, task: 3, label: 4 } as const;
 
 const sessionKeys = (state: State) => Object.fromEntries(Object.entries(state).filter(([key]) => scopeOf(key) === "session"));
 
@@ -49,6 +50,7 @@ export async function importArchiveChat(
     let batch: AdkEvent[] = [];
     const versions = new Map<string, number>();
     const messageIds = new Set<string>();
+    const labelled = new Set<string>();
     let taskBytes = 0;
     const flush = async () => {
       if (!row || batch.length === 0) return;
@@ -59,7 +61,7 @@ export async function importArchiveChat(
     for await (const record of records) {
       if (PHASES[record.kind] < phase || (record.kind === "session") !== (row === null)) {
         throw new ValidationError(
-          `A chat's records must come in order (session, files, events, tasks); found a ${record.kind} out of place`,
+          `A chat's records must come in order (session, files, events, tasks, labels); found a ${record.kind} out of place`,
         );
       }
       phase = PHASES[record.kind];
@@ -86,14 +88,17 @@ export async function importArchiveChat(
         }
         batch.push(normalizeEvent(event));
         if (batch.length >= EVENTS_PER_APPEND) await flush();
-      } else {
+      } else if (record.kind === "task") {
         await flush();
         taskBytes += await insertTask(tx, current, record.value, messageIds);
+      } else {
+        await flush();
+        taskBytes += await insertLabel(tx, row as SessionRow, record.value, labelled);
       }
     }
     await flush();
     if (!row || !session) throw new ValidationError("An archive chat has no session");
-    // Tasks are small: charged together, once they are all in.
+    // Tasks and labels are small: charged together, once they are all in.
     await charge(tx, row, taskBytes);
     const source = session.forked_from_session_id ? (context.sources.get(session.forked_from_session_id) ?? null) : null;
     const done = await tx.one<SessionRow>(sql`

@@ -12,6 +12,7 @@ import {
   ARCHIVE_VERSION,
   archiveEvent,
   archiveFile,
+  archiveLabel,
   archiveSession,
   archiveTask,
   type ChatRecord,
@@ -70,7 +71,7 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): 
   return result.data;
 }
 
-const RECORD_SCHEMAS = { session: archiveSession, file: archiveFile, event: archiveEvent, task: archiveTask };
+const RECORD_SCHEMAS = { session: archiveSession, file: archiveFile, event: archiveEvent, task: archiveTask, label: archiveLabel };
 
 export async function importUpload(userId: string, body: AsyncIterable<Uint8Array>, options: ImportOptions): Promise<SessionSummary[]> {
   const imported: SessionSummary[] = [];

@@ -1,7 +1,7 @@
-/** An archive chat's rows written inside the import's transaction: its files, its tasks, the bytes they cost. */
+/** An archive chat's rows written inside the import's transaction: its files, its tasks, its labels, the bytes they cost. */
 import { createHash, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { ArchiveFile, ArchiveTask } from "@/lib/archive/format";
+import type { ArchiveFile, ArchiveLabel, ArchiveTask } from "@/lib/archive/format";
 import { ValidationError } from "@/lib/errors";
 import { USER_PREFIX } from "@/lib/session/state";
 import { isCleanText } from "@/lib/session/text";
@@ -9,7 +9,8 @@ import type { Task } from "@/lib/task/types";
 import type { Executor } from "../database";
 import { parseJson, type SessionRow } from "../rows";
 import { validateFilename } from "./artifacts";
-import { fileBytes } from "./bytes";
+import { fileBytes, labelBytes } from "./bytes";
+import { invocationNode } from "./layout";
 import { inPieces, logOf, piecesIn } from "./log";
 import type { SharedVersion } from "./shares";
 import { storeTaskTx, taskColumns } from "./tasks";
@@ -96,4 +97,18 @@ export async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVer
     bytes += taskColumns(copy).bytes;
   }
   await charge(tx, row, bytes);
+}
+
+/** A name or pin on one of the chat's turns, as the API would store it (tx/labels.ts). Resolves with its bytes. */
+export async function insertLabel(tx: Executor, row: SessionRow, record: ArchiveLabel, labelled: Set<string>) {
+  const invocationId = clean(record.invocation_id, "An invocation id");
+  const label = record.label === null ? null : clean(record.label, "A version name");
+  if (labelled.has(invocationId)) throw new ValidationError(`Turn ${invocationId} is labelled twice`);
+  labelled.add(invocationId);
+  const node = await invocationNode(tx, logOf(row), invocationId);
+  if (!node || node.isMarker) throw new ValidationError(`A label names turn ${invocationId}, which the chat does not have`);
+  await tx.run(sql`
+    INSERT INTO version_labels (session_id, invocation_id, label, pinned, updated_at)
+    VALUES (${row.id}, ${invocationId}, ${label}, ${record.pinned}, ${Date.now()})`);
+  return labelBytes(invocationId, label);
 }

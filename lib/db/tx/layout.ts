@@ -54,7 +54,7 @@ const nodeHolding = (log: Log, seq: number, extra = sql``) => sql`
   SELECT ${extra}${nodeColumns("i.")} FROM events e JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
   WHERE ${inPiece(pieceAt(log, seq), "seq", "e")} AND e.seq = ${seq}`;
 
-async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
+export async function invocationNode(tx: Executor, log: Log, invocationId: string): Promise<InvocationNode | null> {
   const row = await tx.one<NodeRow>(nodesNamed(log, [invocationId]));
   return row ? toNode(row) : null;
 }
