@@ -8,8 +8,8 @@ import path from "node:path";
 import { issueToken } from "@/lib/auth";
 import { createUser } from "@/lib/db/queries";
 import type { ChatTree } from "@/lib/session/tree";
-import { NODE_HEIGHT, NODE_WIDTH, type Position } from "../components/chat/map-layout";
 import { mapGraph } from "../components/chat/map-model";
+import { crossings } from "../tests/support/crossings";
 import { label, PORT, ROOT } from "./env";
 import { buildSession } from "./fixtures";
 import { middle, p95 } from "./measure";
@@ -17,31 +17,6 @@ import { build, run, startServer } from "./servers";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const HTTP_RUNS = 50;
-
-/** Pairs of the map's edges (parent's bottom centre → child's top centre) that cross; edges sharing a node do not. */
-function crossings(graph: ReturnType<typeof mapGraph>): number {
-  const at = new Map(graph.nodes.map((n) => [n.id, n.position]));
-  const segments = graph.nodes
-    .filter((n) => n.parent !== null && at.has(n.parent))
-    .map((n) => {
-      const from = at.get(n.parent as string) as Position;
-      return {
-        ends: [n.parent, n.id],
-        a: { x: from.x + NODE_WIDTH / 2, y: from.y + NODE_HEIGHT },
-        b: { x: n.position.x + NODE_WIDTH / 2, y: n.position.y },
-      };
-    });
-  const side = (p: Position, q: Position, r: Position) => Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
-  let count = 0;
-  for (let i = 0; i < segments.length; i++) {
-    for (let j = i + 1; j < segments.length; j++) {
-      const [s, t] = [segments[i], segments[j]];
-      if (s.ends.some((e) => t.ends.includes(e))) continue;
-      if (side(s.a, s.b, t.a) * side(s.a, s.b, t.b) < 0 && side(t.a, t.b, s.a) * side(t.a, t.b, s.b) < 0) count++;
-    }
-  }
-  return count;
-}
 
 const figure = (times: number[]) => ({ p50: middle(times), p95: p95(times), runs: times.length });
 
@@ -69,7 +44,11 @@ export async function mapBench() {
         times.push(performance.now() - started);
       }
       const graph = mapGraph(tree);
-      figures[size] = { nodes: graph.nodes.length, crossingEdges: crossings(graph), httpTree: figure(times) };
+      figures[size] = {
+        nodes: graph.nodes.length,
+        crossingEdges: crossings(graph.nodes, new Map(graph.nodes.map((n) => [n.id, n.position]))),
+        httpTree: figure(times),
+      };
     }
     const out = path.join(ROOT, ".bench-data", "map.json");
     run("npx", ["playwright", "test", "-c", "bench/playwright.config.ts"], {
