@@ -11,6 +11,7 @@ import {
   listEvents,
   listTasks,
   saveArtifact,
+  saveTask,
 } from "@/lib/db/queries";
 import type { AdkEvent, ArtifactDelta, State, StateDelta } from "@/lib/session/types";
 
@@ -41,6 +42,12 @@ export const completedTask = (sessionId: string, invocationId: string) => ({
   status: { state: "completed" as const },
   metadata: { kagent_invocation_id: invocationId },
 });
+
+/** One turn of a session: the user's text and an agent event setting `step`, plus its task. */
+export async function sendTurn(f: { userId: string; sessionId: string }, id: string, text = id) {
+  await appendEvents(f.userId, f.sessionId, [event(id, { author: "user", text }), event(id, { text: `re ${text}`, state: { step: id } })]);
+  await saveTask(f.userId, f.sessionId, { ...completedTask(f.sessionId, id), id: `task-${f.sessionId}-${id}` });
+}
 
 export const texts = (events: AdkEvent[]) => events.map((e) => e.content?.parts?.[0]?.text);
 

@@ -1,32 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { labelVersion } from "@/lib/db/labels";
-import {
-  appendEvents,
-  createUser,
-  deleteSession,
-  forkSession,
-  getSession,
-  listVersions,
-  readTree,
-  rewindSession,
-  saveTask,
-  switchSession,
-} from "@/lib/db/queries";
+import { createUser, deleteSession, forkSession, getSession, listVersions, readTree, rewindSession, switchSession } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
-import { event, type Fixture, fixture } from "./helpers";
+import { type Fixture, fixture, sendTurn } from "./helpers";
 import { count, countStatements, tableRows } from "./support/db";
 
-async function send(f: Pick<Fixture, "userId" | "sessionId">, id: string, text = `say ${id}`) {
-  await appendEvents(f.userId, f.sessionId, [event(id, { author: "user", text }), event(id, { text: `re ${text}`, state: { step: id } })]);
-  await saveTask(f.userId, f.sessionId, {
-    kind: "task",
-    id: `task-${f.sessionId}-${id}`,
-    contextId: f.sessionId,
-    status: { state: "completed" },
-    metadata: { kagent_invocation_id: id },
-  });
-}
+const send = (f: Pick<Fixture, "userId" | "sessionId">, id: string, text = `say ${id}`) => sendTurn(f, id, text);
 
 /** The reference vector: send A, B; edit B → M1, send B2; regenerate B2 → M2, send B3. */
 async function referenceChat() {

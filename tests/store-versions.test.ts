@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { forkSession, getSession, listEvents, listTasks, listVersions, rewindSession, saveTask, switchSession } from "@/lib/db/queries";
-import { event, type Fixture, fixture, holdTurn } from "./helpers";
+import { forkSession, getSession, listEvents, listTasks, listVersions, rewindSession, switchSession } from "@/lib/db/queries";
+import { event, type Fixture, fixture, holdTurn, sendTurn } from "./helpers";
 import { tableRows } from "./support/db";
 
-/** One turn: the user's text and an agent event setting `step`, plus its task. */
-async function send(f: Fixture, id: string, text = id) {
-  await f.append(event(id, { author: "user", text }), event(id, { text: `re ${text}`, state: { step: id } }));
-  await saveTask(f.userId, f.sessionId, {
-    kind: "task",
-    id: `task-${f.sessionId}-${id}`,
-    contextId: f.sessionId,
-    status: { state: "completed" },
-    metadata: { kagent_invocation_id: id },
-  });
-}
+const send = sendTurn;
 
 const head = async (f: Fixture) => {
   const users = (await listEvents(f.userId, f.sessionId, "effective")).items.filter((e) => e.author === "user");
