@@ -141,21 +141,26 @@ export function removeChat(queryClient: QueryClient, sessionId: string) {
   );
 }
 
-/** Refetches everything a turn may have changed: tasks, session (name, state), files, versions, the map and the chat list. */
+/**
+ * Refetches everything a turn may have changed: tasks, session (name, state), files, versions, the map and the
+ * chat list. A read still in flight started before the change; React Query would answer the refetch with it
+ * (a query without data yet, such as a new chat's first page of turns, is never refetched while it loads),
+ * so it is cancelled first.
+ */
 export function useRefreshSession() {
   const queryClient = useQueryClient();
   return useCallback(
     async (id: string) => {
-      await Promise.all(
-        [
-          queryKeys.allTasks(id),
-          queryKeys.session(id),
-          queryKeys.artifacts(id),
-          queryKeys.versions(id),
-          queryKeys.tree(id),
-          queryKeys.sessions,
-        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
+      const keys = [
+        queryKeys.allTasks(id),
+        queryKeys.session(id),
+        queryKeys.artifacts(id),
+        queryKeys.versions(id),
+        queryKeys.tree(id),
+        queryKeys.sessions,
+      ];
+      await Promise.all(keys.map((queryKey) => queryClient.cancelQueries({ queryKey })));
+      await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
     [queryClient],
   );
