@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { DEMO_AGENT } from "@/lib/agent/names";
+import { DEMO_AGENT } from "@/lib/session/names";
 import { isAppKey } from "@/lib/session/state";
 import type { Json } from "@/lib/session/types";
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { deleteChat, forkChat, renameChat, rewindChat, switchChat } from "@/app/(chat)/actions";
+import { deleteChat, forkChat, renameChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { call, guestWithChat, newGuest, routes, snapshot } from "./support/api";
 
 // Server actions read the caller from the request headers; here the headers are the test's, the store is real.

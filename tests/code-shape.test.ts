@@ -84,6 +84,26 @@ const INFRASTRUCTURE = new Set(
 /** Flows sequence operations on purpose: an upload commits each of its chats in a transaction of its own. */
 const FLOWS = new Set(["lib/db/queries.ts", "lib/db/import-upload.ts"]);
 
+/**
+ * The layers, lowest first: a module imports from its own layer or lower ones, never higher. The domain is
+ * pure; the store builds on it; the runtime and accounts on the store; the HTTP and A2A layers on those;
+ * then the UI, then the app's routes and pages.
+ */
+const LAYERS = [
+  ["lib/errors", "lib/session", "lib/task", "lib/query-keys"],
+  ["lib/config", "lib/archive"],
+  ["lib/db", "lib/auth"],
+  ["lib/agent", "lib/accounts"],
+  ["lib/a2a", "lib/api", "lib/server"],
+  ["components"],
+  ["app"],
+];
+const areaOf = (f: string) => {
+  const parts = f.split("/");
+  return parts[0] === "lib" ? (parts.length > 2 ? `lib/${parts[1]}` : f.replace(/\.tsx?$/, "")) : parts[0];
+};
+const layerOf = (f: string) => LAYERS.findIndex((layer) => layer.includes(areaOf(f)));
+
 const isStep = (f: string) => f.startsWith("lib/db/tx/");
 const isOperation = (f: string) => /^lib\/db\/[^/]+\.ts$/.test(f) && !INFRASTRUCTURE.has(f) && !FLOWS.has(f);
 const importsOf = (f: string) => graph.get(f) ?? [];
@@ -91,6 +111,16 @@ const importsOf = (f: string) => graph.get(f) ?? [];
 describe("code shape", () => {
   it("has no import circles in lib/, components/ or app/", () => {
     expect(circles()).toEqual([]);
+  });
+
+  it("imports nothing from a higher layer", () => {
+    expect(files.filter((f) => layerOf(f) < 0)).toEqual([]);
+    const upward = files.flatMap((f) =>
+      importsOf(f)
+        .filter((d) => layerOf(d) > layerOf(f))
+        .map((d) => `${f} -> ${d}`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it("steps never import operations, flows or the connection", () => {
@@ -113,6 +143,17 @@ describe("code shape", () => {
 
   it("only steps know about a log's pieces (lib/db/tx/log.ts)", () => {
     const wrong = files.filter((f) => !isStep(f) && importsOf(f).includes("lib/db/tx/log.ts"));
+    expect(wrong).toEqual([]);
+  });
+
+  it("sends statements together only in a batch: no promise-order concurrency in lib/db outside the drivers", () => {
+    const drivers = new Set(["lib/db/database.ts", "lib/db/postgres.ts", "lib/db/sqlite.ts", "lib/db/sqlite-checkpoints.ts"]);
+    const wrong = files.filter(
+      (f) =>
+        f.startsWith("lib/db/") &&
+        !drivers.has(f) &&
+        /Promise\.(all|allSettled|race|any)\(|\bsettled\(/.test(readFileSync(path.join(ROOT, f), "utf8")),
+    );
     expect(wrong).toEqual([]);
   });
 

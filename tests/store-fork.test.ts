@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { one } from "@/lib/db/database";
 import {
   appendEvents,
   deleteSession,
@@ -17,7 +18,7 @@ import {
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
 import { checkInvariants } from "@/lib/db/tx/invariants";
-import { taskForMessage } from "../lib/db/tx/tasks";
+import { taskOfMessage, taskRowOfMessage } from "../lib/db/tx/tasks";
 import { chatView, event, fixture, holdTurn, texts } from "./helpers";
 import { count } from "./support/db";
 
@@ -186,9 +187,13 @@ describe("fork and retries", () => {
     await db.run(sql`UPDATE invocations SET message_id = 'm-1' WHERE session_id = ${f.sessionId}`);
     const fork = await forkSession(f.userId, f.sessionId);
     const retried = (id: string) =>
-      db.read((tx) =>
-        taskForMessage(tx, id, "m-1", tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`) as Promise<SessionRow>),
-      );
+      db.read(async (tx) => {
+        const [session, found] = await tx.batch([
+          one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`),
+          taskRowOfMessage(id, "m-1"),
+        ]);
+        return taskOfMessage(tx, session as SessionRow, found);
+      });
     expect(await retried(fork.id)).toBeNull();
     expect((await retried(f.sessionId))?.id).toBe("t1");
     // The deleted source keeps the rows the fork reads (a tombstone): the fork shows its task as before.

@@ -5,7 +5,7 @@ import { Copy, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { deleteChat, forkChat, renameChat } from "@/app/(chat)/actions";
+import { deleteChat, forkChat, renameChat } from "@/lib/api/chat-actions";
 import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { cn } from "../ui/cn";

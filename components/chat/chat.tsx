@@ -3,10 +3,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { DEMO_AGENT } from "@/lib/agent/names";
 import type { ApiPage } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import { DEMO_AGENT } from "@/lib/session/names";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
 import { dismissUndos, notifyInfo } from "../ui/notify";

@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Pin } from "lucide-react";
 import { useState } from "react";
-import { labelChatVersion } from "@/app/(chat)/actions";
+import { labelChatVersion } from "@/lib/api/chat-actions";
 import { queryKeys } from "@/lib/query-keys";
 import type { MapTurn } from "@/lib/session/tree";
 import { Button } from "../ui/button";

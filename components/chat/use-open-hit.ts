@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { rewindChat, switchChat } from "@/app/(chat)/actions";
+import { rewindChat, switchChat } from "@/lib/api/chat-actions";
 import type { SearchHit } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";

@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
-import { forkChat, rewindChat, switchChat } from "@/app/(chat)/actions";
+import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
 import { queryKeys } from "@/lib/query-keys";
 import { invocationIdOf } from "@/lib/task/metadata";

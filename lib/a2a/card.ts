@@ -1,9 +1,9 @@
 import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, AgentCard } from "@a2a-js/sdk";
 import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import { parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
-import { DEMO_AGENT } from "@/lib/agent/names";
 import type { Agent } from "@/lib/agent/types";
 import { ownOrigin } from "@/lib/api/handler";
+import { DEMO_AGENT } from "@/lib/session/names";
 
 const skills = (agent: Agent) => [
   {

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { eventText } from "@/lib/session/names";
+import { DEMO_AGENT, eventText } from "@/lib/session/names";
 import type { Json } from "@/lib/session/types";
 import { userTexts } from "./context";
-import { DEMO_AGENT } from "./names";
 import { executeTool, type ToolName } from "./tools";
 import type { Agent, AgentOutput, InvocationContext } from "./types";
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MIME_TYPE } from "@/lib/session/mime";
 import { isAppKey } from "@/lib/session/state";
 
 const name = z.string().trim().min(1, "Name must not be empty").max(200, "Name is at most 200 characters");
@@ -33,12 +34,6 @@ export const forkInput = z.strictObject({
   rewind_before_invocation_id: invocationId.optional(),
   name: name.optional(),
 });
-
-/** `type/subtype` with optional `; name=value` parameters, printable ASCII only: safe as a header value. */
-const MIME_TYPE =
-  /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+(?:[ \t]*;[ \t]*[\w!#$%&'*+.^`|~-]+=(?:[\w!#$%&'*+.^`|~-]+|"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e]|\\[\t\x20-\x7e])*"))*$/;
-
-export const isMimeType = (value: string) => MIME_TYPE.test(value);
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

@@ -8,7 +8,6 @@ import { sql } from "drizzle-orm";
 import { AppError, SessionBusyError } from "@/lib/errors";
 import { getDb } from "./client";
 import type { Executor } from "./database";
-import { batch } from "./database";
 import { ROW_BYTES } from "./tx/bytes";
 import { ownerKey } from "./tx/search-index";
 import { ensureUser, lockUser } from "./tx/users";
@@ -64,9 +63,9 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
   const db = await getDb();
   return db.write(async (tx) => {
     if (await tx.one(sql`SELECT id FROM auth_users WHERE id = ${guestId}`)) throw new GuestIsAccountError();
-    await batch(tx, [ensureUser(accountId)]);
+    await tx.batch([ensureUser(accountId)]);
     // Both rows locked in one order, so two merges into one account cannot deadlock each other.
-    for (const id of [guestId, accountId].sort()) await batch(tx, [lockUser(tx.dialect, id)]);
+    for (const id of [guestId, accountId].sort()) await tx.batch([lockUser(tx.dialect, id)]);
     const guest = await tx.one<{ activity: number; stored_bytes: number }>(
       sql`SELECT activity, stored_bytes FROM users WHERE id = ${guestId}`,
     );
@@ -138,7 +137,7 @@ async function mergeUserFiles(tx: Executor, guestId: string, accountId: string):
 export async function deleteAccount(accountId: string): Promise<void> {
   const db = await getDb();
   await db.write(async (tx) => {
-    await batch(tx, [lockUser(tx.dialect, accountId)]);
+    await tx.batch([lockUser(tx.dialect, accountId)]);
     await refuseRunningTurns(tx, accountId);
     await tx.run(sql`DELETE FROM auth_users WHERE id = ${accountId}`);
     await tx.run(sql`DELETE FROM users WHERE id = ${accountId}`);
@@ -173,7 +172,7 @@ export async function trustedAccount(name: string): Promise<string> {
       ON CONFLICT (email) DO NOTHING`);
     const row = await tx.one<{ id: string }>(sql`SELECT id FROM auth_users WHERE email = ${email}`);
     const id = (row as { id: string }).id;
-    await batch(tx, [ensureUser(id)]);
+    await tx.batch([ensureUser(id)]);
     return id;
   });
 }
@@ -211,5 +210,5 @@ export async function spendInvite(email: string): Promise<void> {
 /** A new account's `users` row, which the store's tables reference. */
 export async function ensureAccountUser(userId: string): Promise<void> {
   const db = await getDb();
-  await db.write((tx) => batch(tx, [ensureUser(userId)]));
+  await db.write((tx) => tx.batch([ensureUser(userId)]));
 }

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { isMimeType } from "@/lib/api/schemas";
 import type { Attachment, ConvertedChat } from "@/lib/archive/chatgpt";
+import { isMimeType } from "@/lib/session/mime";
 import { USER_PREFIX } from "@/lib/session/state";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";

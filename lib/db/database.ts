@@ -10,23 +10,20 @@ import type { TurnBus } from "./bus";
 type DialectName = "sqlite" | "postgres";
 
 /**
- * Runs statements; inside a transaction when handed to a `write` or `read` callback. Statements issued
- * without waiting for the one before (`together`) run in the order issued, each once the one before
- * has finished; on PostgreSQL they go out together (pg's pipeline mode), one round trip for all of them.
+ * Runs statements; inside a transaction when handed to a `write` or `read` callback. A `batch` sends its
+ * statements, built beforehand, in the order given and without waiting for one before sending the next:
+ * on PostgreSQL they go out together (pg's pipeline mode), one round trip for all of them; on SQLite they
+ * run one after the other. Order never depends on when promises were created: a step that needs what one
+ * statement returned before building the next awaits its batch.
  */
 export interface Executor {
   readonly dialect: Dialect;
+  /** Sends `statements` now (a null is skipped and answers null); resolves once all have settled, with each one's result. */
+  batch<T extends readonly (Statement<unknown> | null)[] | []>(statements: T): Promise<Results<T>>;
   all<T>(query: SQL): Promise<T[]>;
   one<T>(query: SQL): Promise<T | undefined>;
   /** Runs a statement; resolves with the number of rows it changed. */
   run(query: SQL): Promise<number>;
-  /**
-   * Runs `first`, a write returning at most one row, then the writes `then` builds, which may use that
-   * row's columns through `returned(column)`; resolves with first's rows. On PostgreSQL all of it is one
-   * statement (data-modifying WITH clauses: one round trip, not one per write), so the writes must neither
-   * read one another's changes nor touch the same rows. On SQLite they run one after the other.
-   */
-  chain<T extends object>(first: SQL, then: (returned: (column: keyof T & string) => SQL) => SQL[]): Promise<T[]>;
 }
 
 export interface Database extends Executor {
@@ -58,82 +55,130 @@ export type Driver =
     }
   | { kind: "postgres"; pool: pg.Pool };
 
+/** One statement as a driver sends it: read as rows, one row or rows changed, or a chain (see `chained`). */
+export type Part =
+  | { readonly read: "all" | "one" | "run"; readonly query: SQL }
+  | { readonly read: "chain"; readonly query: SQL; readonly writes: (returned: (column: string) => SQL) => SQL[] };
+
+/** Statements built before they are sent, and how their results are read, together, as one value. */
+export interface Statement<T> {
+  readonly parts: readonly Part[];
+  decode(results: unknown[]): T;
+}
+
+export const all = <T>(query: SQL): Statement<T[]> => ({ parts: [{ read: "all", query }], decode: ([rows]) => rows as T[] });
+export const one = <T>(query: SQL): Statement<T | undefined> => ({
+  parts: [{ read: "one", query }],
+  decode: ([row]) => row as T | undefined,
+});
+export const run = (query: SQL): Statement<number> => ({ parts: [{ read: "run", query }], decode: ([changed]) => changed as number });
+
 /**
- * `executor` for one transaction: once `close` is called, a statement still to come (from a branch of a
- * `Promise.all` that lost the race to a failure) is refused instead of running outside the transaction,
- * or inside the next one on the same connection.
+ * `first`, a write returning at most one row, then the writes `writes` builds, which may use that row's
+ * columns through `returned(column)`; reads as first's rows. On PostgreSQL all of it is one statement
+ * (data-modifying WITH clauses: one round trip, not one per write), so the writes must neither read one
+ * another's changes nor touch the same rows. On SQLite they run one after the other.
  */
-export function closable(executor: Executor): { executor: Executor; close(): void } {
-  let open = true;
-  const check = () => {
-    if (!open) throw new Error("A statement was issued after its transaction ended");
-  };
+export const chained = <T extends object>(first: SQL, writes: (returned: (column: keyof T & string) => SQL) => SQL[]): Statement<T[]> => ({
+  parts: [{ read: "chain", query: first, writes: writes as (returned: (column: string) => SQL) => SQL[] }],
+  decode: ([rows]) => rows as T[],
+});
+
+/** `statements` sent together and read as one value: a read of several statements (one per piece of a log, say). */
+export function combined<S extends readonly Statement<unknown>[] | [], T>(statements: S, decode: (results: Results<S>) => T): Statement<T> {
   return {
-    executor: {
-      dialect: executor.dialect,
-      async all<T>(query: SQL) {
-        check();
-        return executor.all<T>(query);
-      },
-      async one<T>(query: SQL) {
-        check();
-        return executor.one<T>(query);
-      },
-      async run(query) {
-        check();
-        return executor.run(query);
-      },
-      async chain(first, then) {
-        check();
-        return executor.chain(first, then);
-      },
-    },
-    close: () => {
-      open = false;
+    parts: statements.flatMap((s) => s.parts),
+    decode(results) {
+      let at = 0;
+      const each = statements.map((s) => {
+        const own = results.slice(at, at + s.parts.length);
+        at += s.parts.length;
+        return s.decode(own);
+      });
+      return decode(each as Results<S>);
     },
   };
 }
+
+/** `statement`, its result read through `read` (which may refuse it by throwing: a missing row's 404, say). */
+export const mapped = <A, B>(statement: Statement<A>, read: (result: A) => B): Statement<B> => ({
+  parts: statement.parts,
+  decode: (results) => read(statement.decode(results)),
+});
+
+/** A statement's result; null for a skipped one (distributes over `Statement<…> | null`). */
+type ResultOf<S> = S extends Statement<infer R> ? R : null;
+export type Results<T extends readonly (Statement<unknown> | null)[]> = { -readonly [K in keyof T]: ResultOf<T[K]> };
 
 /** SQLSTATE in_failed_sql_transaction: a statement PostgreSQL refused because one before it had failed. */
 const ABORTED = "25P02";
 
 /**
- * `Promise.all` for statements issued together in a transaction: it settles once every one of them
- * has, so none is still running when a failure ends the transaction; then it rejects with the failure
- * that says what happened, or resolves with all the results. On PostgreSQL the statements behind a
- * failed one fail too, as "transaction aborted", and may settle first: the first other failure in issue
- * order is the cause (a deadlock the store retries, say).
+ * `Promise.all` for work already sent in a transaction: it settles once every one has, so none is still
+ * running when a failure ends the transaction; then it rejects with the failure that says what happened,
+ * or resolves with all the results. On PostgreSQL the statements behind a failed one fail too, as
+ * "transaction aborted", and may settle first: the first other failure in send order is the cause (a
+ * deadlock the store retries, say). For the drivers and `ahead` only: everything else sends a batch.
  */
-export async function together<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
-  const settled = await Promise.allSettled(values);
-  const failures = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
+export async function settled<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
+  const outcomes = await Promise.allSettled(values);
+  const failures = outcomes.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
   if (failures.length > 0) throw failures.find((reason) => (reason as { code?: string }).code !== ABORTED) ?? failures[0];
-  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
+  return outcomes.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
 }
-
-/** A statement built before it is sent, and how its result is read: its rows, its one row, or the rows it changed. */
-export interface Statement<T> {
-  readonly query: SQL;
-  readonly read: "all" | "one" | "run";
-  /** Carries the result's type only. */
-  readonly result?: T;
-}
-
-export const all = <T>(query: SQL): Statement<T[]> => ({ query, read: "all" });
-export const one = <T>(query: SQL): Statement<T | undefined> => ({ query, read: "one" });
-export const run = (query: SQL): Statement<number> => ({ query, read: "run" });
-
-/** A statement's result; null for a skipped one (distributes over `Statement<…> | null`). */
-type ResultOf<S> = S extends Statement<infer R> ? R : null;
-type Results<T extends readonly (Statement<unknown> | null)[]> = { -readonly [K in keyof T]: ResultOf<T[K]> };
 
 /**
- * Sends `statements`, built beforehand, in the order given (a null is skipped and answers null), without
- * waiting for one before sending the next: on PostgreSQL they go out together (one round trip), on SQLite
- * they run one after the other. Settles as `together` does, and resolves with each statement's result.
+ * An executor from a driver's `send`, which must hand its statement to the connection before it returns
+ * (that is what keeps a batch's order). `all`, `one` and `run` send one statement.
  */
-export function batch<T extends readonly (Statement<unknown> | null)[] | []>(tx: Executor, statements: T): Promise<Results<T>> {
-  return together(statements.map((s) => (s === null ? null : tx[s.read](s.query)))) as Promise<Results<T>>;
+export function executorOf(dialect: Dialect, send: (part: Part) => Promise<unknown>): Executor {
+  return {
+    dialect,
+    async batch<T extends readonly (Statement<unknown> | null)[] | []>(statements: T) {
+      const results = await settled(statements.flatMap((s) => (s === null ? [] : s.parts.map(send))));
+      let at = 0;
+      return statements.map((s) => {
+        if (s === null) return null;
+        const own = results.slice(at, at + s.parts.length);
+        at += s.parts.length;
+        return s.decode(own);
+      }) as Results<T>;
+    },
+    all: (query) => send({ read: "all", query }) as Promise<never>,
+    one: (query) => send({ read: "one", query }) as Promise<never>,
+    run: (query) => send({ read: "run", query }) as Promise<number>,
+  };
+}
+
+/**
+ * Sends `statements`, then runs `rest` at once, whose statements queue behind them (the same round trip on
+ * PostgreSQL): a write that can go out before the row it depends on is read back, checked before commit.
+ * Settles both before reporting either's failure, as a batch does.
+ */
+export async function ahead<T extends readonly (Statement<unknown> | null)[] | [], R>(
+  tx: Executor,
+  statements: T,
+  rest: () => Promise<R>,
+): Promise<[Results<T>, R]> {
+  return settled([tx.batch(statements), rest()]);
+}
+
+/**
+ * `send` for one transaction: once `close` is called, a statement still to come (from work that lost the
+ * race to a failure) is refused instead of running outside the transaction, or inside the next one on the
+ * same connection.
+ */
+export function closable(send: (part: Part) => Promise<unknown>): { send: (part: Part) => Promise<unknown>; close(): void } {
+  let open = true;
+  return {
+    async send(part) {
+      if (!open) throw new Error("A statement was issued after its transaction ended");
+      return send(part);
+    },
+    close: () => {
+      open = false;
+    },
+  };
 }
 
 /** The SQL fragments that differ between the dialects. */

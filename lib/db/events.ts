@@ -1,10 +1,10 @@
 /** Appending events from outside a turn, in one transaction (the append itself: tx/append.ts; reading back: history.ts). */
 import type { AdkEvent } from "@/lib/session/types";
 import { getDb } from "./client";
-import { together } from "./database";
 import { appendEventsTx, lookedUp } from "./tx/append";
-import { claimSession } from "./tx/claim";
+import { claimRow } from "./tx/claim";
 import { lookAhead } from "./tx/layout";
+import { sessionOf } from "./tx/sessions";
 
 /** At most this many events per append request: one request never holds the write lock for long. */
 export const MAX_EVENTS_PER_APPEND = 1000;
@@ -13,7 +13,7 @@ export const MAX_EVENTS_PER_APPEND = 1000;
 export async function appendEvents(userId: string, sessionId: string, input: AdkEvent[]) {
   const db = await getDb();
   return db.write(async (tx) => {
-    const [row, ahead] = await together([claimSession(tx, userId, sessionId), lookAhead(tx, sessionId, lookedUp(input))]);
-    return (await appendEventsTx(tx, row, input, { ahead })).events;
+    const [found, ahead] = await tx.batch([sessionOf(tx.dialect, userId, sessionId, true), lookAhead(sessionId, lookedUp(input))]);
+    return (await appendEventsTx(tx, await claimRow(tx, found), input, { ahead })).events;
   });
 }

@@ -6,7 +6,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { closable, type Database, type Executor, postgresDialect, together } from "./database";
+import { closable, type Database, type Executor, executorOf, type Part, postgresDialect, settled } from "./database";
 import { postgresBus } from "./postgres-bus";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "postgres");
@@ -48,23 +48,22 @@ function nameOf(text: string, params: number): string | undefined {
   return name;
 }
 
-function executorOn(client: Queryable, inTransaction: boolean): Executor {
+/** How `client` sends one statement; a chain is one statement of data-modifying WITH clauses. */
+function senderOn(client: Queryable, inTransaction: boolean) {
   const query = async (statement: SQL) => {
     const { sql: text, params } = compiler.sqlToQuery(statement);
     const run = () => client.query({ text, values: params, types, name: nameOf(text, params.length) });
     // A statement on its own can run again at once under its new name; in a transaction, the transaction does.
     return inTransaction ? run() : run().catch((error) => (preparesAgain(error) ? run() : Promise.reject(error)));
   };
-  return {
-    dialect: postgresDialect,
-    all: async <T>(statement: SQL) => (await query(statement)).rows as T[],
-    one: async <T>(statement: SQL) => (await query(statement)).rows[0] as T | undefined,
-    run: async (statement) => (await query(statement)).rowCount ?? 0,
-    async chain<T extends object>(first: SQL, then: (returned: (column: keyof T & string) => SQL) => SQL[]) {
-      const writes = then((column) => sql`(SELECT ${sql.identifier(column)} FROM w0)`);
-      const clauses = [first, ...writes].map((statement, i) => sql`${sql.raw(`w${i}`)} AS (${statement})`);
-      return (await query(sql`WITH ${sql.join(clauses, sql`, `)} SELECT * FROM w0`)).rows as T[];
-    },
+  return async (part: Part): Promise<unknown> => {
+    if (part.read !== "chain") {
+      const result = await query(part.query);
+      return part.read === "run" ? (result.rowCount ?? 0) : part.read === "one" ? result.rows[0] : result.rows;
+    }
+    const writes = part.writes((column) => sql`(SELECT ${sql.identifier(column)} FROM w0)`);
+    const clauses = [part.query, ...writes].map((statement, i) => sql`${sql.raw(`w${i}`)} AS (${statement})`);
+    return (await query(sql`WITH ${sql.join(clauses, sql`, `)} SELECT * FROM w0`)).rows;
   };
 }
 
@@ -109,11 +108,11 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   for (const client of clients) client.release();
   const attempt = async <T>(begin: string, fn: (tx: Executor) => Promise<T>) => {
     const client = await pool.connect();
-    const transaction = closable(executorOn(client, true));
+    const transaction = closable(senderOn(client, true));
     try {
       // BEGIN goes out with the transaction's first statements, not a round trip ahead of them: it cannot
       // fail on a healthy connection, and a broken one fails every statement behind it too.
-      const [, result] = await together([client.query(begin), fn(transaction.executor)]);
+      const [, result] = await settled([client.query(begin), fn(executorOf(postgresDialect, transaction.send))]);
       transaction.close();
       await client.query("COMMIT");
       return result;
@@ -140,8 +139,12 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
       }
     };
   const bus = await postgresBus(url, pool);
+  const outside = executorOf(postgresDialect, senderOn(pool, false));
   return {
-    ...executorOn(pool, false),
+    ...outside,
+    // A batch of one statement is atomic on its own; of more, one transaction.
+    batch: (statements) =>
+      statements.flatMap((s) => s?.parts ?? []).length > 1 ? transaction("BEGIN")((tx) => tx.batch(statements)) : outside.batch(statements),
     bus,
     driver: { kind: "postgres", pool },
     write: transaction("BEGIN"),

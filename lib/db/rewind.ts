@@ -3,11 +3,10 @@
 import type { RewindReason } from "@/lib/session/rewind";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
-import { together } from "./database";
-import { claimSession } from "./tx/claim";
+import { claimRow, claimSession } from "./tx/claim";
 import { rewindTx } from "./tx/rewind";
-import { requireSession, sessionRecord } from "./tx/sessions";
-import { saveTaskTx, taskForMessage } from "./tx/tasks";
+import { requireSession, sessionOf, sessionRecord } from "./tx/sessions";
+import { saveTaskTx, taskOfMessage, taskRowOfMessage } from "./tx/tasks";
 
 /** Restores session state and files to just before `invocationId` (a marker's id undoes that rewind). */
 export async function rewindSession(userId: string, sessionId: string, invocationId: string, reason: RewindReason = "rewind") {
@@ -27,10 +26,10 @@ export async function rewindSession(userId: string, sessionId: string, invocatio
 export async function rewindForMessage(userId: string, sessionId: string, invocationId: string, reason: RewindReason, messageId: string) {
   const db = await getDb();
   return db.write(async (tx) => {
-    const session = requireSession(tx, userId, sessionId, true);
-    const [, existing] = await together([session, taskForMessage(tx, sessionId, messageId, session)]);
+    const [session, found] = await tx.batch([sessionOf(tx.dialect, userId, sessionId, true), taskRowOfMessage(sessionId, messageId)]);
+    const existing = await taskOfMessage(tx, session, found);
     if (existing) return existing.id;
-    const row = await claimSession(tx, userId, sessionId);
+    const row = await claimRow(tx, session);
     const marker = await rewindTx(tx, row, invocationId, reason);
     const task: Task = {
       kind: "task",

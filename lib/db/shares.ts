@@ -9,7 +9,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { getDb } from "./client";
-import { batch } from "./database";
 import { ROW_BYTES } from "./tx/bytes";
 import { claimSession } from "./tx/claim";
 import { charge } from "./tx/import";
@@ -68,7 +67,7 @@ export async function revokeShare(userId: string, sessionId: string, shareId: st
     const gone = await tx.all<{ id: string; token_hash: string }>(sql`
       DELETE FROM share_links WHERE id = ${shareId} AND session_id = ${row.id} RETURNING id, token_hash`);
     if (gone.length === 0) throw new NotFoundError("Share link not found");
-    await batch(tx, chargeBytes(row, -shareBytes(gone[0].id, gone[0].token_hash)));
+    await tx.batch(chargeBytes(row, -shareBytes(gone[0].id, gone[0].token_hash)));
   });
 }
 

@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { localBus } from "./bus";
-import { closable, type Database, type Driver, type Executor, sqliteDialect } from "./database";
+import { closable, type Database, type Driver, type Executor, executorOf, type Part, sqliteDialect } from "./database";
 import { checkpointer, MAIN_CHECKPOINT_PAGES } from "./sqlite-checkpoints";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "sqlite");
@@ -56,35 +56,27 @@ export function openSqlite(file: string): Database {
     }
     return { statement, params: bindable(params) };
   };
-  const executor: Executor = {
-    dialect: sqliteDialect,
-    async all<T>(query: SQL) {
-      const { statement, params } = prepare(query);
-      return statement.all(...params) as T[];
-    },
-    async one<T>(query: SQL) {
-      const { statement, params } = prepare(query);
-      return statement.get(...params) as T | undefined;
-    },
-    async run(query: SQL) {
-      const { statement, params } = prepare(query);
-      return statement.reader ? statement.all(...params).length : statement.run(...params).changes;
-    },
-    async chain<T extends object>(first: SQL, then: (returned: (column: keyof T & string) => SQL) => SQL[]) {
-      const rows = await executor.all<T>(first);
-      for (const write of then((column) => sql`${rows[0]?.[column] ?? null}`)) await executor.run(write);
-      return rows;
-    },
+  // Synchronous: a statement has run by the time `send` returns, so a batch runs in its order, a chain's writes included.
+  const exec = (part: Part): unknown => {
+    const { statement, params } = prepare(part.query);
+    if (part.read === "one") return statement.get(...params);
+    if (part.read === "run") return statement.reader ? statement.all(...params).length : statement.run(...params).changes;
+    const rows = statement.all(...params) as Record<string, unknown>[];
+    if (part.read === "chain")
+      for (const write of part.writes((column) => sql`${rows[0]?.[column] ?? null}`)) exec({ read: "run", query: write });
+    return rows;
   };
+  const send = async (part: Part) => exec(part);
+  const executor = executorOf(sqliteDialect, send);
   const serialise = serialiser();
   const transaction =
     (begin: string, committed?: () => void) =>
     <T>(fn: (tx: Executor) => Promise<T>) =>
       serialise(async () => {
         sqlite.exec(begin);
-        const transaction = closable(executor);
+        const transaction = closable(send);
         try {
-          const result = await fn(transaction.executor);
+          const result = await fn(executorOf(sqliteDialect, transaction.send));
           transaction.close();
           sqlite.exec("COMMIT");
           committed?.();
@@ -128,7 +120,8 @@ export function openSqlite(file: string): Database {
         return changed;
       }),
     write,
-    chain: (first, then) => write((tx) => tx.chain(first, then)),
+    // One transaction, whatever the statements.
+    batch: (statements) => write((tx) => tx.batch(statements)),
     bus: localBus(),
     driver,
     read: transaction("BEGIN"),

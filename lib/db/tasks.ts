@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
-import type { Executor } from "./database";
+import { chained, type Executor } from "./database";
 import type { Page, PageRequest } from "./paging";
 import { runningTaskId, type SessionRow } from "./rows";
 import { claimSession } from "./tx/claim";
@@ -25,13 +25,15 @@ export async function saveTask(userId: string, sessionId: string, task: Task, op
   // its row, and charges the task's bytes when it was stored.
   const owned = sql`FROM (SELECT id, shared_until FROM sessions WHERE id = ${sessionId} AND ${liveOf(userId)} ${db.dialect.forUpdate}) s`;
   const bytes = taskColumns(task).bytes;
-  const [saved] = await db.chain<{ session_id: string }>(
-    sql`${taskUpdate(task, null, { from: owned, id: sql`s.id`, sharedUntil: sql`s.shared_until` })} RETURNING invocations.session_id`,
-    (returned) => [
-      sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${returned("session_id")}`,
-      sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${userId} AND ${returned("session_id")} IS NOT NULL`,
-    ],
-  );
+  const [[saved]] = await db.batch([
+    chained<{ session_id: string }>(
+      sql`${taskUpdate(task, null, { from: owned, id: sql`s.id`, sharedUntil: sql`s.shared_until` })} RETURNING invocations.session_id`,
+      (returned) => [
+        sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${returned("session_id")}`,
+        sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${userId} AND ${returned("session_id")} IS NOT NULL`,
+      ],
+    ),
+  ]);
   if (saved) return;
   await requireSession(db, userId, sessionId);
   throw taskRefused(task);

@@ -10,7 +10,7 @@ import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
-import { batch, type Executor, run, together } from "./database";
+import { type Executor, one, run, ahead as sentAhead } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
 import { claimRow, claimSession, leaseMs, RELEASED, renewLease } from "./tx/claim";
@@ -18,8 +18,8 @@ import { readEvents } from "./tx/history";
 import { checkLastTurn } from "./tx/last-turn";
 import { type Ahead, lookAhead } from "./tx/layout";
 import { rewindTx } from "./tx/rewind";
-import { createSessionTx, requireSession } from "./tx/sessions";
-import { storeTaskTx, taskColumns, taskForMessage } from "./tx/tasks";
+import { insertSession, requireSession, roomForChat, sessionOf } from "./tx/sessions";
+import { storeTask, taskColumns, taskOfMessage, taskRefused, taskRowOfMessage } from "./tx/tasks";
 import { lockUser } from "./tx/users";
 
 /**
@@ -98,27 +98,27 @@ async function begin(
   const db = await getDb();
   return db.write(async (tx) => {
     const now = Date.now();
-    const runningTurns = () =>
-      tx.one<{ n: number }>(sql`
-        SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
+    const runningTurns = one<{ n: number }>(sql`
+      SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
     let row: SessionRow;
     let running: { n: number } | undefined;
     let ahead: Ahead | undefined;
-    // Statements issued together go out together on PostgreSQL (one round trip) and run in this order:
-    // each one after the locks before it are held, so none of them reads what a concurrent writer is changing.
+    // One batch (one round trip on PostgreSQL), run in this order: each statement after the locks before it
+    // are held, so none of them reads what a concurrent writer is changing.
     if (input.create) {
-      [row, running] = await together([createSessionTx(tx, userId, { id: sessionId, agent: input.agent }), runningTurns()]);
+      [, running] = await tx.batch([roomForChat(tx.dialect, userId), runningTurns]);
+      row = await insertSession(tx, userId, { id: sessionId, agent: input.agent });
     } else {
-      const session = requireSession(tx, userId, sessionId, true);
-      const [owned, existing, , count, looked] = await together([
-        session,
-        input.messageId ? taskForMessage(tx, sessionId, input.messageId, session) : null,
-        batch(tx, [lockUser(tx.dialect, userId)]),
-        runningTurns(),
-        lookAhead(tx, sessionId, lookedUp([input.userEvent])),
+      const [owned, found, , count, looked] = await tx.batch([
+        sessionOf(tx.dialect, userId, sessionId, true),
+        input.messageId ? taskRowOfMessage(sessionId, input.messageId) : null,
+        lockUser(tx.dialect, userId),
+        runningTurns,
+        lookAhead(sessionId, lookedUp([input.userEvent])),
       ]);
       ahead = looked;
       if (owned.agent !== input.agent) throw new WrongAgentError(sessionId, owned.agent);
+      const existing = await taskOfMessage(tx, owned, found ?? undefined);
       if (existing) return { existing };
       row = await claimRow(tx, owned);
       running = count;
@@ -180,13 +180,15 @@ async function turnWrite<T>(
   if (cursor) {
     try {
       return await db.write(async (tx) => {
-        const [claimed, written] = await Promise.allSettled([
-          claimSession(tx, userId, sessionId, turn),
-          write(tx, cursor.row, cursor.tail),
-        ]);
-        if (claimed.status === "rejected") throw claimed.reason;
-        if (!sameLog(claimed.value, cursor.row)) throw new CursorMoved();
-        if (written.status === "rejected") throw written.reason;
+        // The write's failure is reported only once the claim shows the cursor held: one computed from a moved cursor fails for that.
+        const [[claimed], written] = await sentAhead(tx, [sessionOf(tx.dialect, userId, sessionId, true)], () =>
+          write(tx, cursor.row, cursor.tail).then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          ),
+        );
+        if (!sameLog(await claimRow(tx, claimed, turn), cursor.row)) throw new CursorMoved();
+        if ("error" in written) throw written.error;
         return written.value;
       });
     } catch (error) {
@@ -209,15 +211,19 @@ export async function endTurn(userId: string, sessionId: string, task: Task, eve
 async function endWrite(userId: string, sessionId: string, task: Task, events: AdkEvent[], cursor: LogCursor | undefined) {
   const bytes = taskColumns(task).bytes;
   return turnWrite(userId, sessionId, task.id, cursor, async (tx, row, tail) => {
-    const [, stored] = await together([
-      storeTaskTx(tx, row, task),
-      events.length > 0
-        ? appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }).then((appended) => appended.events)
-        : batch(tx, [
-            run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
-            run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
-          ]).then(() => []),
-    ]);
-    return stored;
+    if (events.length === 0) {
+      const [saved] = await tx.batch([
+        storeTask(row, task),
+        run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+        run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+      ]);
+      if (saved === 0) throw taskRefused(task);
+      return [];
+    }
+    const [[saved], appended] = await sentAhead(tx, [storeTask(row, task)], () =>
+      appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }),
+    );
+    if (saved === 0) throw taskRefused(task);
+    return appended.events;
   });
 }

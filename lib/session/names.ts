@@ -1,5 +1,8 @@
 import type { AdkEvent } from "./types";
 
+/** The built-in offline agent (docs/semantics.md, "The demo agent"): always present, the default for new chats. */
+export const DEMO_AGENT = "demo";
+
 /** The name of a chat that has no visible user message yet. */
 export const NEW_CHAT = "New chat";
 

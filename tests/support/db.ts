@@ -55,10 +55,13 @@ export async function countStatements<T>(pattern: RegExp, fn: () => Promise<T>):
   };
   const wrap = (tx: Executor): Executor => ({
     dialect: tx.dialect,
+    batch: (statements) => {
+      for (const part of statements.flatMap((s) => s?.parts ?? [])) noted(part.query);
+      return tx.batch(statements);
+    },
     all: (q) => tx.all(noted(q)),
     one: (q) => tx.one(noted(q)),
     run: (q) => tx.run(noted(q)),
-    chain: (first, then) => tx.chain(noted(first), then),
   });
   const { write, read } = db;
   Object.assign(db, {
@@ -75,7 +78,7 @@ export async function countStatements<T>(pattern: RegExp, fn: () => Promise<T>):
 /** Runs `fn`, counting the transactions this process opens (a statement outside one counts as one). */
 export async function countTransactions<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }> {
   const db = await getDb();
-  const methods = ["write", "read", "one", "all", "run", "chain"] as const;
+  const methods = ["write", "read", "one", "all", "run", "batch"] as const;
   const originals = Object.fromEntries(methods.map((m) => [m, db[m]]));
   let count = 0;
   for (const m of methods) {

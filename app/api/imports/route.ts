@@ -1,9 +1,9 @@
-import { DEMO_AGENT } from "@/lib/agent/names";
 import { listAgents } from "@/lib/agent/registry";
 import { handler, readQuery } from "@/lib/api/handler";
 import { importQuery } from "@/lib/api/schemas";
 import { importUpload } from "@/lib/db/import-upload";
 import { AppError } from "@/lib/errors";
+import { DEMO_AGENT } from "@/lib/session/names";
 
 /** What an upload may be: a JSON file, or ChatGPT's ZIP (the types a cross-site form cannot send). */
 const TYPES = new Set(["application/json", "application/zip", "application/x-zip-compressed"]);

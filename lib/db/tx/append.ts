@@ -7,7 +7,7 @@ import { applyDelta, parseState, splitDelta, USER_PREFIX } from "@/lib/session/s
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import { type InvocationNode, placeInvocation, tailAfterMarker } from "@/lib/session/versions";
 import type { Task } from "@/lib/task/types";
-import { type Executor, inBatches, typedValues } from "../database";
+import { chained, type Executor, inBatches, typedValues } from "../database";
 import type { SessionRow } from "../rows";
 import { artifactScope } from "./artifacts";
 import { checkpointBytes, eventBytes, invocationBytes } from "./bytes";
@@ -166,14 +166,16 @@ export async function appendEventsTx(
   if (laterTask) bytes += taskColumns(laterTask.task, laterTask.messageId).bytes;
   const search = await searchRows(tx, writer.entries());
   // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
-  const [touched] = await tx.chain<UserTouched>(userTouch(row.user_id, bytes + userBytes), (returned) => [
-    ...writer.statements(search),
-    sql`
-      UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
-        activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${firstName ? sql`, name = ${firstName}` : sql``}${
-          also.set ? sql`, ${also.set}` : sql``
-        }
-      WHERE id = ${row.id}`,
+  const [[touched]] = await tx.batch([
+    chained<UserTouched>(userTouch(row.user_id, bytes + userBytes), (returned) => [
+      ...writer.statements(search),
+      sql`
+        UPDATE sessions SET state = ${next.state}, last_seq = ${seq}, tail_seq = ${tail}, updated_at = ${Date.now()},
+          activity = ${returned("activity")}, stored_bytes = stored_bytes + ${bytes}${firstName ? sql`, name = ${firstName}` : sql``}${
+            also.set ? sql`, ${also.set}` : sql``
+          }
+        WHERE id = ${row.id}`,
+    ]),
   ]);
   checkQuota(row.user_id, touched, bytes + userBytes);
   if (laterTask) await storeTaskTx(tx, row, laterTask.task, laterTask.messageId);

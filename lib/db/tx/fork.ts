@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { QuotaExceededError } from "@/lib/errors";
 import { parseState } from "@/lib/session/state";
 import { tailOf } from "@/lib/session/versions";
-import { batch, type Executor, inBatches, typedValues } from "../database";
+import { type Executor, inBatches, typedValues } from "../database";
 import type { SessionRow } from "../rows";
 import type { SessionRecord } from "../types";
 import { copyArtifacts } from "./artifacts";
@@ -99,7 +99,7 @@ export async function forkTx(
   input: { invocationId?: string; name?: string },
 ): Promise<SessionRecord> {
   const source = await claimSession(tx, userId, sessionId);
-  await batch(tx, [lockUser(tx.dialect, userId)]);
+  await tx.batch([lockUser(tx.dialect, userId)]);
   const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`);
   if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
   const log = logOf(source);

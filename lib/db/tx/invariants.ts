@@ -5,7 +5,7 @@ import { indexedWords, searchableText } from "@/lib/session/search-text";
 import { deepEqual, parseState, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
-import type { Database, Executor } from "../database";
+import { type Database, type Executor, one } from "../database";
 import type { SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { eventIdIn, inPieces, joined, lastSeqIn, logOf } from "./log";
@@ -40,9 +40,9 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
       if (s.search_indexed) await checkSearchRows(tx, s, problems);
     }
     if (tx.dialect.name === "sqlite" && !only) {
-      const [fts, indexed] = await Promise.all([
-        tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM search_fts`),
-        tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM events WHERE search_pos IS NOT NULL`),
+      const [fts, indexed] = await tx.batch([
+        one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM search_fts`),
+        one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM events WHERE search_pos IS NOT NULL`),
       ]);
       if (fts?.n !== indexed?.n) problems.push(`search_fts holds ${fts?.n} rows for ${indexed?.n} indexed events`);
     }

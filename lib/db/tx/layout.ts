@@ -4,17 +4,21 @@ import { InvocationNotFoundError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import type { MarkerLink } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
-import type { Executor } from "../database";
+import { all, combined, type Executor, mapped, one, type Statement } from "../database";
 import { UNBOUNDED } from "../paging";
 import type { SessionRow } from "../rows";
 import { inPiece, inPieces, type Log, logOf, pieceAt, piecesIn } from "./log";
 
 /** Every rewind marker of the session with where the backward walk continues (few rows, one index scan). */
 export async function markerLinks(tx: Executor, log: Log, upTo = UNBOUNDED): Promise<MarkerLink[]> {
-  return tx.all<MarkerLink>(sql`
+  return (await tx.batch([linksOf(log, upTo)]))[0];
+}
+
+/** The statement `markerLinks` sends, to go out in a batch. */
+export const linksOf = (log: Log, upTo = UNBOUNDED) =>
+  all<MarkerLink>(sql`
     SELECT seq, marker_parent AS parent, invocation_id AS "invocationId" FROM events
     WHERE ${inPieces(piecesIn(log, [1, upTo]))} AND marker_parent IS NOT NULL ORDER BY seq`);
-}
 
 /** The effective history of `row` as it was read, as seq ranges, computed from the markers alone (docs/semantics.md). */
 export async function effectiveLayout(tx: Executor, row: Pick<SessionRow, "id" | "last_seq" | "inherited">) {
@@ -61,18 +65,27 @@ export async function invocationNode(tx: Executor, log: Log, invocationId: strin
 
 /** The node of each of `invocationIds`, null for those not in the log: one statement. */
 export async function invocationNodes(tx: Executor, log: Log, invocationIds: string[]): Promise<Map<string, InvocationNode | null>> {
-  const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
-  if (invocationIds.length > 0)
-    for (const r of await tx.all<NodeRow>(nodesNamed(log, invocationIds))) nodes.set(r.invocation_id, toNode(r));
-  return nodes;
+  return (await tx.batch([nodesOf(log, invocationIds)]))[0];
+}
+
+/** The statement `invocationNodes` sends, to go out in a batch (none for no ids). */
+export function nodesOf(log: Log, invocationIds: string[]): Statement<Map<string, InvocationNode | null>> {
+  const found = invocationIds.length > 0 ? [all<NodeRow>(nodesNamed(log, invocationIds))] : [];
+  return combined(found, ([rows]) => {
+    const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
+    for (const r of rows ?? []) nodes.set(r.invocation_id, toNode(r));
+    return nodes;
+  });
 }
 
 /** The invocation whose events include seq `seq`. */
 export async function invocationAt(tx: Executor, log: Log, seq: number): Promise<InvocationNode | null> {
-  if (seq < 1) return null;
-  const row = await tx.one<NodeRow>(nodeHolding(log, seq));
-  return row ? toNode(row) : null;
+  return (await tx.batch([nodeAt(log, seq)]))[0];
 }
+
+/** The statement `invocationAt` sends, to go out in a batch (none below seq 1). */
+export const nodeAt = (log: Log, seq: number): Statement<InvocationNode | null> =>
+  combined(seq < 1 ? [] : [one<NodeRow>(nodeHolding(log, seq))], ([row]) => (row ? toNode(row) : null));
 
 /** `invocationAt` of each of `seqs`, in one statement. */
 export async function invocationsAt(tx: Executor, log: Log, seqs: number[]): Promise<Map<number, InvocationNode>> {
@@ -120,7 +133,7 @@ export interface Ahead {
  * the statement goes out behind the lock (one round trip on PostgreSQL). An append uses it when the row
  * it then reads shows no fork, that tail and that last seq (nothing was appended in between).
  */
-export async function lookAhead(tx: Executor, sessionId: string, invocationIds: string[]): Promise<Ahead> {
+export function lookAhead(sessionId: string, invocationIds: string[]): Statement<Ahead> {
   const own = logOf({ id: sessionId, inherited: null });
   const queries = [
     ...(invocationIds.length ? [nodesNamed(own, invocationIds, sql`0 AS at_tail, NULL AS tail, NULL AS last, `)] : []),
@@ -131,19 +144,20 @@ export async function lookAhead(tx: Executor, sessionId: string, invocationIds: 
       WHERE s.id = ${sessionId}`,
   ];
   type Row = { at_tail: number; tail: number | null; last: number | null };
-  const rows = await tx.all<(NodeRow & Row) | (Row & { invocation_id: null })>(sql.join(queries, sql` UNION ALL `));
-  const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
-  let tailNode: InvocationNode | null = null;
-  let tail = -1;
-  let lastSeq = -1;
-  for (const r of rows) {
-    if (r.at_tail) {
-      tail = Number(r.tail);
-      lastSeq = Number(r.last);
-      if (r.invocation_id !== null) tailNode = toNode(r as NodeRow);
-    } else nodes.set(r.invocation_id as string, toNode(r as NodeRow));
-  }
-  return { nodes, tailNode, tail, lastSeq };
+  return mapped(all<(NodeRow & Row) | (Row & { invocation_id: null })>(sql.join(queries, sql` UNION ALL `)), (rows) => {
+    const nodes = new Map<string, InvocationNode | null>(invocationIds.map((id) => [id, null]));
+    let tailNode: InvocationNode | null = null;
+    let tail = -1;
+    let lastSeq = -1;
+    for (const r of rows) {
+      if (r.at_tail) {
+        tail = Number(r.tail);
+        lastSeq = Number(r.last);
+        if (r.invocation_id !== null) tailNode = toNode(r as NodeRow);
+      } else nodes.set(r.invocation_id as string, toNode(r as NodeRow));
+    }
+    return { nodes, tailNode, tail, lastSeq };
+  });
 }
 
 /** The node of turn `invocationId` of the session's log; a marker, or a turn it does not have, is `invocation_not_found`. */

@@ -9,10 +9,10 @@ import { walkRewinds } from "@/lib/session/effective-history";
 import { matchesQuery, queryEntries, type SearchQuery, searchableText, snippetOf } from "@/lib/session/search-text";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import { isVisible } from "@/lib/session/versions";
-import { all, batch, type Executor, run, together } from "../database";
+import { all, type Executor, run } from "../database";
 import { decodeCursor, encodeCursor, type Page } from "../paging";
 import type { SearchHit } from "../types";
-import { markerLinks } from "./layout";
+import { linksOf } from "./layout";
 import { eventIdIn, type Log, logOf, type Piece } from "./log";
 import { ownerKey } from "./search-index";
 import { liveOf } from "./sessions";
@@ -74,7 +74,7 @@ const CHAT_COLUMNS = sql`id, name, last_seq, inherited, deleted_at`;
  */
 function chatBook(tx: Executor, userId: string) {
   const chats = new Map<string, Chat>();
-  const views = new Map<string, Promise<Segment[]>>();
+  const views = new Map<string, Segment[]>();
   let readers: { chat: Chat; log: Log; piece: Piece }[] | undefined;
   const showing = (store: string, seq: number): { chat: Chat; log: Log }[] => {
     const own = chats.get(store);
@@ -83,21 +83,11 @@ function chatBook(tx: Executor, userId: string) {
     const forks = (readers ?? []).filter((r) => r.piece.session === store && r.piece.from <= seq && seq <= r.piece.to);
     return [...(own.deleted_at === null ? [{ chat: own, log: logOf(own) }] : []), ...forks];
   };
-  const view = (chat: Chat, log: Log) => {
-    if (!views.has(chat.id)) {
-      const links = chat.last_seq === 0 ? Promise.resolve([]) : markerLinks(tx, log);
-      views.set(
-        chat.id,
-        links.then((m) => walkRewinds(chat.last_seq, m).segments),
-      );
-    }
-    return views.get(chat.id) as Promise<Segment[]>;
-  };
   return {
     /** Reads what the candidates need: their stores, the user's forks (once) and the views of the chats showing them. */
     async load(rows: Candidate[]) {
       const unknown = [...new Set(rows.map((r) => r.session_id))].filter((id) => !chats.has(id));
-      const [found, forks] = await batch(tx, [
+      const [found, forks] = await tx.batch([
         // Stores may be tombstones (their rows reach the user through forks): owned, not necessarily live.
         unknown.length
           ? all<Chat>(
@@ -116,11 +106,15 @@ function chatBook(tx: Executor, userId: string) {
         const log = logOf(chat);
         return log.pieces.flatMap((piece) => (piece.session === chat.id ? [] : [{ chat, log, piece }]));
       });
-      // Issued together: one round trip on PostgreSQL.
-      await together(rows.flatMap((r) => showing(r.session_id, r.seq).map(({ chat, log }) => view(chat, log))));
+      // The views not read yet, in one batch: one round trip on PostgreSQL.
+      const unseen = new Map(rows.flatMap((r) => showing(r.session_id, r.seq)).map((shown) => [shown.chat.id, shown]));
+      for (const id of views.keys()) unseen.delete(id);
+      const needed = [...unseen.values()];
+      const links = await tx.batch(needed.map(({ chat, log }) => (chat.last_seq === 0 ? null : linksOf(log))));
+      for (const [i, { chat }] of needed.entries()) views.set(chat.id, walkRewinds(chat.last_seq, links[i] ?? []).segments);
     },
     showing,
-    view: (chat: Chat) => views.get(chat.id) as Promise<Segment[]>,
+    view: (chat: Chat) => views.get(chat.id) as Segment[],
   };
 }
 
@@ -133,7 +127,7 @@ export async function searchTx(
 ): Promise<Page<SearchHit>> {
   const limit = input.limit;
   const exact = queryEntries(query).exact;
-  const [, merged] = await batch(tx, [
+  const [, merged] = await tx.batch([
     // Each branch of the query is planned for its own words (a generic plan would pick one path for all).
     tx.dialect.name === "postgres" ? run(sql`SET LOCAL plan_cache_mode = force_custom_plan`) : null,
     all<{ key: string }>(sql`SELECT key FROM search_keys WHERE user_id = ${userId}`),
@@ -151,7 +145,7 @@ export async function searchTx(
     await book.load(rows);
     for (const row of rows) {
       const event = JSON.parse(row.data) as AdkEvent;
-      const found = exact || matchesQuery(searchableText(event), query) ? await hitsOf(book, row, event, query, input.includeRewound) : [];
+      const found = exact || matchesQuery(searchableText(event), query) ? hitsOf(book, row, event, query, input.includeRewound) : [];
       if (found.length && hits.length >= limit) return { items: hits, nextBefore: encodeCursor(before) };
       hits.push(...found);
       before = row.pos;
@@ -163,16 +157,16 @@ export async function searchTx(
 }
 
 /** A candidate's hits: one per live chat of the user that shows it, in its current view unless rewound ones are asked for. */
-async function hitsOf(
+function hitsOf(
   book: ReturnType<typeof chatBook>,
   row: Candidate,
   event: AdkEvent,
   query: SearchQuery,
   includeRewound = false,
-): Promise<SearchHit[]> {
+): SearchHit[] {
   const hits: SearchHit[] = [];
   for (const { chat, log } of book.showing(row.session_id, row.seq)) {
-    const rewound = !isVisible(row.seq, await book.view(chat));
+    const rewound = !isVisible(row.seq, book.view(chat));
     if (rewound && !includeRewound) continue;
     hits.push({
       session_id: chat.id,

@@ -1,13 +1,12 @@
 /** A session's row: the owner check every operation starts with, a new chat, its record, its automatic name. */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { DEMO_AGENT } from "@/lib/agent/names";
 import { config } from "@/lib/config";
 import { ForbiddenScopeError, NotFoundError, QuotaExceededError, SessionBusyError, StaleTurnError } from "@/lib/errors";
-import { autoName, eventText, NEW_CHAT } from "@/lib/session/names";
+import { autoName, DEMO_AGENT, eventText, NEW_CHAT } from "@/lib/session/names";
 import { applyDelta, emptyState, isAppKey, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
-import { batch, type Executor, one } from "../database";
+import { combined, type Dialect, type Executor, mapped, one } from "../database";
 import { parseJson, runningTaskId, type SessionRow, summary } from "../rows";
 import type { SessionRecord } from "../types";
 import { sessionBytes } from "./bytes";
@@ -24,11 +23,18 @@ export const liveOf = (userId: string) => sql`user_id = ${userId} AND deleted_at
  * 404 whatever state it is in. `lock` holds its row until the transaction ends (PostgreSQL).
  */
 export async function requireSession(tx: Executor, userId: string, sessionId: string, lock = false): Promise<SessionRow> {
-  const row = await tx.one<SessionRow>(sql`
-    SELECT * FROM sessions WHERE id = ${sessionId} AND ${liveOf(userId)} ${lock ? tx.dialect.forUpdate : sql``}`);
-  if (!row) throw new NotFoundError("Session not found");
-  return row;
+  return (await tx.batch([sessionOf(tx.dialect, userId, sessionId, lock)]))[0];
 }
+
+/** The statement `requireSession` sends, to go out with others in a batch. */
+export const sessionOf = (dialect: Dialect, userId: string, sessionId: string, lock = false) =>
+  mapped(
+    one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${sessionId} AND ${liveOf(userId)} ${lock ? dialect.forUpdate : sql``}`),
+    (row) => {
+      if (!row) throw new NotFoundError("Session not found");
+      return row;
+    },
+  );
 
 /**
  * Writes from outside a running turn answer 409; a turn's own writes (`turn` = its task id) pass while
@@ -66,20 +72,26 @@ export async function sessionRecord(tx: Executor, row: SessionRow): Promise<Sess
 }
 
 /** A new chat inside the caller's transaction (within the user's chat quota), under `input.id` when given. */
-export async function createSessionTx(
-  tx: Executor,
-  userId: string,
-  input: { id?: string; agent?: string; name?: string; state?: State },
-): Promise<SessionRow> {
+export async function createSessionTx(tx: Executor, userId: string, input: NewChat): Promise<SessionRow> {
   refuseAppScope(Object.keys(input.state ?? {}));
-  // Issued together (one round trip on PostgreSQL), run in this order: the count once the user's row is locked.
-  const [, , count] = await batch(tx, [
-    ensureUser(userId),
-    lockUser(tx.dialect, userId),
-    one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`),
-  ]);
-  const limit = config().limits.sessions;
-  if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);
+  await tx.batch([roomForChat(tx.dialect, userId)]);
+  return insertSession(tx, userId, input);
+}
+
+type NewChat = { id?: string; agent?: string; name?: string; state?: State };
+
+/** The user's row, created and locked, then the user's chats counted: the chat quota (429) a new chat must pass. */
+export const roomForChat = (dialect: Dialect, userId: string) =>
+  combined(
+    [ensureUser(userId), lockUser(dialect, userId), one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`)],
+    ([, , count]) => {
+      const limit = config().limits.sessions;
+      if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);
+    },
+  );
+
+/** `createSessionTx` once `roomForChat` has passed. */
+export async function insertSession(tx: Executor, userId: string, input: NewChat): Promise<SessionRow> {
   const agent = input.agent ?? DEMO_AGENT;
   const parts = splitDelta(input.state);
   // null means "no such key", as in every delta.

@@ -2,7 +2,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { parseState, replayState } from "@/lib/session/state";
 import type { State, StateDelta } from "@/lib/session/types";
-import { all, batch, type Executor, run } from "../database";
+import { all, type Executor, run } from "../database";
 import { parseJson, type SessionRow } from "../rows";
 import { ROW_BYTES } from "./bytes";
 import { inPiece, inPieces, logOf, piecesIn } from "./log";
@@ -29,7 +29,7 @@ export async function applyScopedDelta(tx: Executor, userId: string, agent: stri
   let bytes = 0;
   for (const [key, value] of Object.entries(delta)) {
     const text = value === null ? null : JSON.stringify(value);
-    const [removed] = await batch(tx, [
+    const [removed] = await tx.batch([
       all<{ n: number }>(sql`
         DELETE FROM user_state WHERE user_id = ${userId} AND agent = ${agent} AND key = ${key}
         RETURNING ${userStateBytes(tx, sql`key`, sql`value`)} AS n`),

@@ -5,15 +5,14 @@ import type { AdkEvent, Segment } from "@/lib/session/types";
 import { eventToMessage, joinHistories } from "@/lib/task/convert";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Message, Task } from "@/lib/task/types";
-import type { Executor } from "../database";
-import { together } from "../database";
+import { all, combined, type Executor, type Statement } from "../database";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "../paging";
 import { parseJson, type SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { effectiveLayout, markerLinks } from "./layout";
 import { eventIdIn, inPiece, inPieces, type Log, lastSeqIn, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
 import { liveOf } from "./sessions";
-import { siblingsOf } from "./versions";
+import { childrenOf, siblingsAmong } from "./versions";
 
 export interface TaskRow {
   /** The id the log shows (lib/db/tx/log.ts). */
@@ -51,12 +50,25 @@ function eventRanges(rows: TaskRow[]): [number, number][] {
 
 /** Whole tasks for rows of one log: each invocation's events (first_seq..last_seq) become its history. */
 export async function assemble(tx: Executor, log: Log, rows: TaskRow[]): Promise<Task[]> {
-  if (rows.length === 0) return [];
+  return (await tx.batch([assembly(log, rows)]))[0];
+}
+
+/** The statement `assemble` sends, to go out in a batch (none for no rows). */
+function assembly(log: Log, rows: TaskRow[]): Statement<Task[]> {
+  const reads =
+    rows.length === 0
+      ? []
+      : [
+          all<{ session_id: string; id: string; invocation_id: string; data: string }>(sql`
+            SELECT session_id, id, invocation_id, data FROM events
+            WHERE ${inPieces(eventRanges(rows).flatMap((range) => piecesIn(log, range)))} ORDER BY seq`),
+        ];
+  return combined(reads, ([events]) => tasksFrom(log, rows, events ?? []));
+}
+
+function tasksFrom(log: Log, rows: TaskRow[], events: { session_id: string; id: string; invocation_id: string; data: string }[]): Task[] {
   const sessionId = log.id;
   const wanted = new Set(rows.map((r) => r.invocation_id));
-  const events = await tx.all<{ session_id: string; id: string; invocation_id: string; data: string }>(sql`
-    SELECT session_id, id, invocation_id, data FROM events
-    WHERE ${inPieces(eventRanges(rows).flatMap((range) => piecesIn(log, range)))} ORDER BY seq`);
   const byInvocation = new Map<string, AdkEvent[]>();
   for (const e of events) {
     if (wanted.has(e.invocation_id)) {
@@ -132,20 +144,25 @@ interface HiddenBy {
 }
 
 /** What the UI says of a rewound turn: which marker hid it, when and why. */
-async function rewoundMetadata(tx: Executor, log: Log, hidden: Map<string, HiddenBy>) {
+function rewoundMetadata(log: Log, hidden: Map<string, HiddenBy>) {
   const seqs = [...new Set([...hidden.values()].map((h) => h.markerSeq))];
-  if (seqs.length === 0) return new Map<number, { at: string; reason: string }>();
-  const markers = await tx.all<{ seq: number; timestamp: number; data: string }>(sql`
-    SELECT seq, timestamp, data FROM events WHERE ${inPieces(log.pieces)} AND seq IN (${sql.join(
-      seqs.map((s) => sql`${s}`),
-      sql`, `,
-    )})`);
-  return new Map(
-    markers.map((m) => {
-      const reason = (parseJson<AdkEvent>(m.data).custom_metadata as { retrace_reason?: string } | undefined)?.retrace_reason;
-      return [m.seq, { at: new Date(m.timestamp * 1000).toISOString(), reason: reason ?? "rewind" }];
-    }),
-  );
+  const markers = seqs.length
+    ? [
+        all<{ seq: number; timestamp: number; data: string }>(sql`
+          SELECT seq, timestamp, data FROM events WHERE ${inPieces(log.pieces)} AND seq IN (${sql.join(
+            seqs.map((s) => sql`${s}`),
+            sql`, `,
+          )})`),
+      ]
+    : [];
+  return combined(markers, ([found]) => {
+    return new Map(
+      (found ?? []).map((m) => {
+        const reason = (parseJson<AdkEvent>(m.data).custom_metadata as { retrace_reason?: string } | undefined)?.retrace_reason;
+        return [m.seq, { at: new Date(m.timestamp * 1000).toISOString(), reason: reason ?? "rewind" }];
+      }),
+    );
+  });
 }
 
 type StoredTask = Pick<Task, "status" | "metadata" | "artifacts">;
@@ -167,16 +184,16 @@ export async function tasksOf(
     const range = layout.rewound.find((h) => r.position >= h.from && r.position <= h.to);
     if (range) hidden.set(r.id, range);
   }
-  // Independent reads, issued together: one round trip for their first statements on PostgreSQL.
-  const [markers, siblings, assembled] = await together([
-    rewoundMetadata(tx, log, hidden),
-    siblingsOf(
-      tx,
+  // Independent reads in one batch: one round trip on PostgreSQL.
+  const [markers, children, assembled] = await tx.batch([
+    rewoundMetadata(log, hidden),
+    childrenOf(
       log,
       page.items.filter((r) => !hidden.has(r.id)),
     ),
-    assemble(tx, log, page.items),
+    assembly(log, page.items),
   ]);
+  const siblings = await siblingsAmong(tx, log, children);
   const tasks = assembled.map((task) => {
     const by = hidden.get(task.id);
     const marker = by && markers.get(by.markerSeq);

@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
-import { batch, type Executor, run } from "../database";
+import { type Executor, one, run } from "../database";
 import type { SessionRow } from "../rows";
 import { taskBytes } from "./bytes";
 import { logOf } from "./log";
@@ -45,17 +45,17 @@ export const taskRefused = (task: Task) =>
  * charges its bytes (`taskColumns(...).bytes`), with the append it goes with.
  */
 export async function storeTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) {
-  const [saved] = await batch(tx, [storeTask(row, task, messageId)]);
+  const [saved] = await tx.batch([storeTask(row, task, messageId)]);
   if (saved === 0) throw taskRefused(task);
 }
 
 /** The statement `storeTaskTx` sends: it changes no row when the task is refused. */
-const storeTask = (row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) =>
+export const storeTask = (row: Pick<SessionRow, "id" | "shared_until">, task: Task, messageId?: string) =>
   run(taskUpdate(task, messageId ?? null, { id: sql`${row.id}`, sharedUntil: sql`${row.shared_until}` }));
 
 /** `storeTaskTx`, its bytes charged to the chat and its owner. */
 export async function saveTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "user_id" | "shared_until">, task: Task, messageId?: string) {
-  const [saved] = await batch(tx, [storeTask(row, task, messageId), ...chargeBytes(row, taskColumns(task, messageId).bytes)]);
+  const [saved] = await tx.batch([storeTask(row, task, messageId), ...chargeBytes(row, taskColumns(task, messageId).bytes)]);
   if (saved === 0) throw taskRefused(task);
 }
 
@@ -66,18 +66,12 @@ export async function sessionOfTask(tx: Executor, userId: string, taskId: string
   return found.session;
 }
 
-/**
- * The task a send with this A2A messageId started in the session, if any (a retried send). The lookup
- * goes out at once, after the statement that reads `session` (pipelined on PostgreSQL, and run after it);
- * the session's row is only needed to assemble a task that was found.
- */
-export async function taskForMessage(
-  tx: Executor,
-  sessionId: string,
-  messageId: string,
-  session: Promise<SessionRow>,
-): Promise<Task | null> {
-  const found = await tx.one<TaskRow>(sql`
+/** The row of the task a send with this A2A messageId started in the session, if any (a retried send): a statement for a batch. */
+export const taskRowOfMessage = (sessionId: string, messageId: string) =>
+  one<TaskRow>(sql`
     SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.session_id = ${sessionId} AND i.message_id = ${messageId} AND i.task IS NOT NULL`);
-  return found ? (await assemble(tx, logOf(await session), [found]))[0] : null;
+
+/** The task `taskRowOfMessage` found, whole; null when it found none. */
+export async function taskOfMessage(tx: Executor, session: SessionRow, found: TaskRow | undefined): Promise<Task | null> {
+  return found ? (await assemble(tx, logOf(session), [found]))[0] : null;
 }

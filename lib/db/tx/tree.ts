@@ -7,39 +7,32 @@ import { sql } from "drizzle-orm";
 import { eventText } from "@/lib/session/names";
 import { type ChatTree, chatTree, type MapLink, type TreeRow } from "@/lib/session/tree";
 import { tailOf } from "@/lib/session/versions";
-import { type Executor, together } from "../database";
+import { all, combined, type Executor, one, type Statement } from "../database";
 import type { SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { labelsOf } from "./labels";
-import { invocationsAt, markerLinks } from "./layout";
+import { invocationsAt, linksOf } from "./layout";
 import { inPiece, type Log, logOf, ownFrom } from "./log";
 import { liveOf } from "./sessions";
 
-/** Every turn of the log (no markers) with its first event, which holds the user's message. */
-async function turnRows(tx: Executor, log: Log): Promise<TreeRow[]> {
-  const rows: {
-    invocation_id: string;
-    after_invocation_id: string | null;
-    first_seq: number;
-    timestamp: number;
-    id: string;
-    data: string;
-  }[] = [];
-  for (const piece of log.pieces) {
-    rows.push(
-      ...(await tx.all<(typeof rows)[number]>(sql`
-        SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data
-        FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-        WHERE ${inPiece(piece, "first_seq", "i")} AND NOT i.is_marker`)),
-    );
-  }
-  return rows.map((r) => ({
-    invocationId: r.invocation_id,
-    parentId: r.after_invocation_id,
-    firstSeq: r.first_seq,
-    timestamp: Number(r.timestamp),
-    text: eventText(toEvent(r)),
-  }));
+/** Every turn of the log (no markers) with its first event, which holds the user's message: one statement per piece. */
+function turnRows(log: Log): Statement<TreeRow[]> {
+  type Row = { invocation_id: string; after_invocation_id: string | null; first_seq: number; timestamp: number; id: string; data: string };
+  const reads = log.pieces.map((piece) =>
+    all<Row>(sql`
+      SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data
+      FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+      WHERE ${inPiece(piece, "first_seq", "i")} AND NOT i.is_marker`),
+  );
+  return combined(reads, (found) =>
+    found.flat().map((r) => ({
+      invocationId: r.invocation_id,
+      parentId: r.after_invocation_id,
+      firstSeq: r.first_seq,
+      timestamp: Number(r.timestamp),
+      text: eventText(toEvent(r)),
+    })),
+  );
 }
 
 type Linked = Pick<SessionRow, "id" | "name" | "inherited">;
@@ -47,15 +40,15 @@ type Linked = Pick<SessionRow, "id" | "name" | "inherited">;
 /** The chat's map. */
 export async function treeOf(tx: Executor, row: SessionRow): Promise<ChatTree> {
   const log = logOf(row);
-  const [turns, labels, markers, forks, source] = await together([
-    turnRows(tx, log),
-    labelsOf(tx, row.id),
-    markerLinks(tx, log),
-    tx.all<Linked>(sql`
+  const [turns, labels, markers, forks, source] = await tx.batch([
+    turnRows(log),
+    labelsOf(row.id),
+    linksOf(log),
+    all<Linked>(sql`
       SELECT id, name, inherited FROM sessions WHERE forked_from_session_id = ${row.id} AND ${liveOf(row.user_id)} ORDER BY created_at, id`),
     row.forked_from_session_id
-      ? tx.one<Linked>(sql`SELECT id, name, inherited FROM sessions WHERE id = ${row.forked_from_session_id} AND ${liveOf(row.user_id)}`)
-      : undefined,
+      ? one<Linked>(sql`SELECT id, name, inherited FROM sessions WHERE id = ${row.forked_from_session_id} AND ${liveOf(row.user_id)}`)
+      : null,
   ]);
   // Where another chat's conversation leaves this one: this log's tail just below the fork's boundary
   // (a fork keeps its source's seqs below it), for a fork of this chat and for this chat's own source.

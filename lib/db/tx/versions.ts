@@ -1,15 +1,15 @@
 /** The siblings of turns (docs/semantics.md, "Versions"). */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { eventText } from "@/lib/session/names";
 import { REWIND_REASONS, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
-import { type Executor, together } from "../database";
+import { all, combined, type Dialect, type Executor, type Statement } from "../database";
 import { parseJson, type SessionRow } from "../rows";
 import type { VersionInfo } from "../types";
 import { toEvent } from "./history";
 import { labelsOf } from "./labels";
-import { invocationAt, nodesAndTail } from "./layout";
+import { nodeAt, nodesOf } from "./layout";
 import { inPiece, type Log, logOf } from "./log";
 
 export interface Siblings {
@@ -22,47 +22,51 @@ export interface Siblings {
   };
 }
 
+type Child = { invocation_id: string; after_invocation_id: string | null; first_seq: number };
+
 /** For each of `rows` that has siblings (invocations with the same parent), its place among them. */
-export async function siblingsOf(
-  tx: Executor,
-  log: Log,
-  rows: { invocation_id: string; after_invocation_id?: string | null }[],
-): Promise<Map<string, Siblings>> {
-  const result = new Map<string, Siblings>();
-  if (rows.length === 0) return result;
+async function siblingsOf(tx: Executor, log: Log, rows: Parented[]): Promise<Map<string, Siblings>> {
+  const [children] = await tx.batch([childrenOf(log, rows)]);
+  return siblingsAmong(tx, log, children);
+}
+
+type Parented = { invocation_id: string; after_invocation_id?: string | null };
+
+/** The children of `rows`' parents, in order: what `siblingsAmong` reads, as a statement to go out in a batch. */
+export function childrenOf(log: Log, rows: Parented[]): Statement<Child[]> {
   const parents = [...new Set(rows.map((r) => r.after_invocation_id ?? null))];
   const named = parents.filter((p): p is string => p !== null);
-  // Two plain index lookups (an OR, or an ORDER BY, sends both dialects' planners scanning).
-  const children = async (parent: ReturnType<typeof sql>) => {
-    const found: { invocation_id: string; after_invocation_id: string | null; first_seq: number }[] = [];
-    for (const piece of log.pieces) {
-      found.push(
-        ...(await tx.all<(typeof found)[number]>(sql`
-          SELECT invocation_id, after_invocation_id, first_seq FROM invocations
-          WHERE ${inPiece(piece, "first_seq", "", "filter")} AND ${parent} AND NOT is_marker`)),
-      );
-    }
-    return found;
-  };
+  // Plain index lookups, one per piece (an OR, or an ORDER BY, sends both dialects' planners scanning).
+  const children = (parent: SQL) =>
+    log.pieces.map((piece) =>
+      all<Child>(sql`
+        SELECT invocation_id, after_invocation_id, first_seq FROM invocations
+        WHERE ${inPiece(piece, "first_seq", "", "filter")} AND ${parent} AND NOT is_marker`),
+    );
   const inList = sql.join(
     named.map((p) => sql`${p}`),
     sql`, `,
   );
   // A long listing asks for most of the tree: reading all of it is cheaper than a huge IN list.
-  const all = (
-    parents.length > 200
-      ? await children(sql`true`)
-      : (
-          await together([
-            named.length ? children(sql`after_invocation_id IN (${inList})`) : [],
-            parents.includes(null) ? children(sql`after_invocation_id IS NULL`) : [],
-          ])
-        ).flat()
-  ).sort((a, b) => a.first_seq - b.first_seq);
+  const statements =
+    rows.length === 0
+      ? []
+      : parents.length > 200
+        ? children(sql`true`)
+        : [
+            ...(named.length ? children(sql`after_invocation_id IN (${inList})`) : []),
+            ...(parents.includes(null) ? children(sql`after_invocation_id IS NULL`) : []),
+          ];
+  return combined(statements, (found) => found.flat().sort((a, b) => a.first_seq - b.first_seq));
+}
+
+/** Each child's place among its siblings, for those that have any. */
+export async function siblingsAmong(tx: Executor, log: Log, children: Child[]): Promise<Map<string, Siblings>> {
+  const result = new Map<string, Siblings>();
   const groups = new Map<string | null, string[]>();
-  for (const s of all) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
+  for (const s of children) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
   const branching = [...groups.values()].filter((ids) => ids.length > 1);
-  const texts = await userTexts(tx, log, branching.flat());
+  const [texts] = await tx.batch([userTexts(tx.dialect, log, branching.flat())]);
   for (const ids of branching) {
     const regenerations = new Set(ids.map((id) => texts.get(id) ?? "")).size === 1;
     ids.forEach((id, i) => {
@@ -84,19 +88,21 @@ function reasonOf(data: string): RewindReason {
  */
 export async function versionsOf(tx: Executor, row: SessionRow): Promise<VersionInfo[]> {
   const log = logOf(row);
-  const leaf = await invocationAt(tx, log, row.tail_seq);
-  const markers: { invocation_id: string; after_invocation_id: string | null; depth: number; timestamp: number; data: string }[] = [];
-  for (const piece of [...log.pieces].reverse()) {
-    markers.push(
-      ...(await tx.all<(typeof markers)[number]>(sql`
-        SELECT i.invocation_id, i.after_invocation_id, i.depth, e.timestamp, e.data
-        FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-        WHERE ${inPiece(piece, "first_seq", "i")} AND i.is_marker ORDER BY i.first_seq DESC`)),
-    );
-  }
+  type Marker = { invocation_id: string; after_invocation_id: string | null; depth: number; timestamp: number; data: string };
+  const [leaf, markers] = await tx.batch([
+    nodeAt(log, row.tail_seq),
+    combined(
+      [...log.pieces].reverse().map((piece) =>
+        all<Marker>(sql`
+          SELECT i.invocation_id, i.after_invocation_id, i.depth, e.timestamp, e.data
+          FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+          WHERE ${inPiece(piece, "first_seq", "i")} AND i.is_marker ORDER BY i.first_seq DESC`),
+      ),
+      (found) => found.flat(),
+    ),
+  ]);
   const leaves = [...new Set([leaf?.invocationId, ...markers.map((m) => m.after_invocation_id)].filter((id): id is string => Boolean(id)))];
-  const [texts, labels] = await together([userTexts(tx, log, leaves), labelsOf(tx, row.id)]);
-  const { nodes } = await nodesAndTail(tx, log, leaves, 0);
+  const [nodes, labels, texts] = await tx.batch([nodesOf(log, leaves), labelsOf(row.id), userTexts(tx.dialect, log, leaves)]);
   const placed = [...nodes.values()].filter((n): n is InvocationNode => n !== null);
   const siblings = await siblingsOf(
     tx,
@@ -131,22 +137,24 @@ export async function versionsOf(tx: Executor, row: SessionRow): Promise<Version
   ];
 }
 
-/** The user texts of invocations (their first user event), for labels such as History's. */
-async function userTexts(tx: Executor, log: Log, invocationIds: string[]): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
+/** The user texts of invocations (their first user event), for labels such as History's: one statement per piece. */
+function userTexts(dialect: Dialect, log: Log, invocationIds: string[]): Statement<Map<string, string>> {
   // Driven from the list of ids, each one primary-key lookup: with an IN list, PostgreSQL's planner
   // scanned the whole invocations table whenever forks had made its statistics stale (26 ms at 10k).
   // CROSS JOIN fixes SQLite's join order (it otherwise scanned the session's invocations: 19 ms).
-  for (const piece of log.pieces) {
-    const wanted = invocationIds.filter((id) => !texts.has(id));
-    if (wanted.length === 0) break;
-    const rows = await tx.all<{ invocation_id: string; id: string; data: string }>(sql`
-      WITH wanted (invocation_id) AS (${tx.dialect.textList(wanted)})
+  const pieces = invocationIds.length === 0 ? [] : log.pieces;
+  const reads = pieces.map((piece) =>
+    all<{ invocation_id: string; id: string; data: string }>(sql`
+      WITH wanted (invocation_id) AS (${dialect.textList(invocationIds)})
       SELECT i.invocation_id, e.id, e.data FROM wanted w
         CROSS JOIN invocations i
         JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
-      WHERE ${inPiece(piece, "first_seq", "i", "filter")} AND i.invocation_id = w.invocation_id`);
-    for (const r of rows) texts.set(r.invocation_id, eventText(toEvent(r)));
-  }
-  return texts;
+      WHERE ${inPiece(piece, "first_seq", "i", "filter")} AND i.invocation_id = w.invocation_id`),
+  );
+  return combined(reads, (found) => {
+    const texts = new Map<string, string>();
+    // The first piece holding an invocation tells its text, as a piece-by-piece walk would.
+    for (const r of found.flat()) if (!texts.has(r.invocation_id)) texts.set(r.invocation_id, eventText(toEvent(r)));
+    return texts;
+  });
 }

@@ -1,7 +1,8 @@
 import { errorResponse } from "@/lib/api/handler";
-import { isMimeType, shareToken } from "@/lib/api/schemas";
+import { shareToken } from "@/lib/api/schemas";
 import { sharedFile } from "@/lib/db/shares";
 import { NotFoundError } from "@/lib/errors";
+import { isMimeType } from "@/lib/session/mime";
 
 /** A file of a share link that shares files, as it was in the shared version. No sign-in: the link is the key. */
 export async function GET(_request: Request, { params }: { params: Promise<{ token: string; filename: string }> }) {

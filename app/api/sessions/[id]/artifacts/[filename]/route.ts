@@ -1,6 +1,7 @@
 import { handler, parse } from "@/lib/api/handler";
-import { artifactVersion, isMimeType } from "@/lib/api/schemas";
+import { artifactVersion } from "@/lib/api/schemas";
 import { loadArtifact } from "@/lib/db/queries";
+import { isMimeType } from "@/lib/session/mime";
 
 export const GET = handler<{ id: string; filename: string }>(async ({ request, userId, params }) => {
   const version = parse(artifactVersion, new URL(request.url).searchParams.get("version") ?? undefined);
