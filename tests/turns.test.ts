@@ -239,6 +239,17 @@ describe("a turn's writes", () => {
     });
   });
 
+  it("end with a refused task report the task, whatever the events stored with it met, and change nothing", async () => {
+    const f = await fixture();
+    const { task, writer } = await begin(f, "t1");
+    const before = await tableRows();
+    const refused = { ...task, metadata: { kagent_invocation_id: "no-such-invocation" } };
+    const message = /Task task-t1: invocation no-such-invocation has no events/;
+    await expect(writer.end(refused, [event("t1", { artifacts: { "a.txt": 7 } })])).rejects.toThrow(message);
+    await expect(endTurn(f.userId, f.sessionId, refused)).rejects.toThrow(message);
+    expect(await tableRows()).toEqual(before);
+  });
+
   it("renew the lease while the turn holds its session, and tell a cancel request and a takeover", async () => {
     const f = await fixture();
     const { task, writer } = await begin(f, "t1");

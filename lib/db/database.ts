@@ -108,7 +108,7 @@ export const mapped = <A, B>(statement: Statement<A>, read: (result: A) => B): S
 
 /** A statement's result; null for a skipped one (distributes over `Statement<…> | null`). */
 type ResultOf<S> = S extends Statement<infer R> ? R : null;
-export type Results<T extends readonly (Statement<unknown> | null)[]> = { -readonly [K in keyof T]: ResultOf<T[K]> };
+type Results<T extends readonly (Statement<unknown> | null)[]> = { -readonly [K in keyof T]: ResultOf<T[K]> };
 
 /** SQLSTATE in_failed_sql_transaction: a statement PostgreSQL refused because one before it had failed. */
 const ABORTED = "25P02";
@@ -160,7 +160,10 @@ export async function ahead<T extends readonly (Statement<unknown> | null)[] | [
   statements: T,
   rest: () => Promise<R>,
 ): Promise<[Results<T>, R]> {
-  return settled([tx.batch(statements), rest()]);
+  const sent = tx.batch(statements);
+  // Started at once (its first statements queue behind the batch's); a synchronous throw becomes its failure.
+  const later = (async () => rest())();
+  return settled([sent, later]);
 }
 
 /**

@@ -182,14 +182,10 @@ async function turnWrite<T>(
       return await db.write(async (tx) => {
         // The write's failure is reported only once the claim shows the cursor held: one computed from a moved cursor fails for that.
         const [[claimed], written] = await sentAhead(tx, [sessionOf(tx.dialect, userId, sessionId, true)], () =>
-          write(tx, cursor.row, cursor.tail).then(
-            (value) => ({ value }),
-            (error: unknown) => ({ error }),
-          ),
+          outcome(write(tx, cursor.row, cursor.tail)),
         );
         if (!sameLog(await claimRow(tx, claimed, turn), cursor.row)) throw new CursorMoved();
-        if ("error" in written) throw written.error;
-        return written.value;
+        return unwrap(written);
       });
     } catch (error) {
       if (!(error instanceof CursorMoved)) throw error;
@@ -211,19 +207,32 @@ export async function endTurn(userId: string, sessionId: string, task: Task, eve
 async function endWrite(userId: string, sessionId: string, task: Task, events: AdkEvent[], cursor: LogCursor | undefined) {
   const bytes = taskColumns(task).bytes;
   return turnWrite(userId, sessionId, task.id, cursor, async (tx, row, tail) => {
-    if (events.length === 0) {
-      const [saved] = await tx.batch([
-        storeTask(row, task),
-        run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
-        run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
-      ]);
-      if (saved === 0) throw taskRefused(task);
-      return [];
-    }
-    const [[saved], appended] = await sentAhead(tx, [storeTask(row, task)], () =>
-      appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }),
+    // A refused task is reported before whatever the writes behind it met, as when the task went first on its own.
+    const [[saved], written] = await sentAhead(tx, [storeTask(row, task)], () =>
+      outcome(
+        events.length > 0
+          ? appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }).then((appended) => appended.events)
+          : tx
+              .batch([
+                run(sql`UPDATE sessions SET ${RELEASED}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+                run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
+              ])
+              .then((): AdkEvent[] => []),
+      ),
     );
     if (saved === 0) throw taskRefused(task);
-    return appended.events;
+    return unwrap(written);
   });
 }
+
+/** A promise's outcome as a value, for work whose failure is reported only after a check of what went ahead of it. */
+const outcome = <T>(work: Promise<T>): Promise<{ value: T } | { error: unknown }> =>
+  work.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+
+const unwrap = <T>(settled: { value: T } | { error: unknown }): T => {
+  if ("error" in settled) throw settled.error;
+  return settled.value;
+};

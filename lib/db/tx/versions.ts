@@ -10,7 +10,7 @@ import type { VersionInfo } from "../types";
 import { toEvent } from "./history";
 import { labelsOf } from "./labels";
 import { nodeAt, nodesOf } from "./layout";
-import { inPiece, type Log, logOf } from "./log";
+import { inPiece, type Log, logOf, type Piece } from "./log";
 
 export interface Siblings {
   retrace_siblings: {
@@ -23,12 +23,6 @@ export interface Siblings {
 }
 
 type Child = { invocation_id: string; after_invocation_id: string | null; first_seq: number };
-
-/** For each of `rows` that has siblings (invocations with the same parent), its place among them. */
-async function siblingsOf(tx: Executor, log: Log, rows: Parented[]): Promise<Map<string, Siblings>> {
-  const [children] = await tx.batch([childrenOf(log, rows)]);
-  return siblingsAmong(tx, log, children);
-}
 
 type Parented = { invocation_id: string; after_invocation_id?: string | null };
 
@@ -66,7 +60,14 @@ export async function siblingsAmong(tx: Executor, log: Log, children: Child[]): 
   const groups = new Map<string | null, string[]>();
   for (const s of children) groups.set(s.after_invocation_id, [...(groups.get(s.after_invocation_id) ?? []), s.invocation_id]);
   const branching = [...groups.values()].filter((ids) => ids.length > 1);
-  const [texts] = await tx.batch([userTexts(tx.dialect, log, branching.flat())]);
+  const firstSeqs = new Map(children.map((c) => [c.invocation_id, c.first_seq]));
+  const [texts] = await tx.batch([
+    userTexts(
+      tx.dialect,
+      log,
+      branching.flat().map((id) => ({ id, firstSeq: firstSeqs.get(id) as number })),
+    ),
+  ]);
   for (const ids of branching) {
     const regenerations = new Set(ids.map((id) => texts.get(id) ?? "")).size === 1;
     ids.forEach((id, i) => {
@@ -102,13 +103,20 @@ export async function versionsOf(tx: Executor, row: SessionRow): Promise<Version
     ),
   ]);
   const leaves = [...new Set([leaf?.invocationId, ...markers.map((m) => m.after_invocation_id)].filter((id): id is string => Boolean(id)))];
-  const [nodes, labels, texts] = await tx.batch([nodesOf(log, leaves), labelsOf(row.id), userTexts(tx.dialect, log, leaves)]);
+  const [nodes, labels] = await tx.batch([nodesOf(log, leaves), labelsOf(row.id)]);
   const placed = [...nodes.values()].filter((n): n is InvocationNode => n !== null);
-  const siblings = await siblingsOf(
-    tx,
-    log,
-    placed.map((n) => ({ invocation_id: n.invocationId, after_invocation_id: n.afterInvocationId })),
-  );
+  const [texts, children] = await tx.batch([
+    userTexts(
+      tx.dialect,
+      log,
+      placed.map((n) => ({ id: n.invocationId, firstSeq: n.firstSeq })),
+    ),
+    childrenOf(
+      log,
+      placed.map((n) => ({ invocation_id: n.invocationId, after_invocation_id: n.afterInvocationId })),
+    ),
+  ]);
+  const siblings = await siblingsAmong(tx, log, children);
   const describe = (id: string | null | undefined) => {
     const found = id ? siblings.get(id)?.retrace_siblings : undefined;
     return {
@@ -137,24 +145,26 @@ export async function versionsOf(tx: Executor, row: SessionRow): Promise<Version
   ];
 }
 
-/** The user texts of invocations (their first user event), for labels such as History's: one statement per piece. */
-function userTexts(dialect: Dialect, log: Log, invocationIds: string[]): Statement<Map<string, string>> {
+/**
+ * The user texts of invocations (their first user event), for labels such as History's: one statement for
+ * each piece of the log that holds any of them, found by their first seq.
+ */
+function userTexts(dialect: Dialect, log: Log, invocations: { id: string; firstSeq: number }[]): Statement<Map<string, string>> {
+  const byPiece = new Map<Piece, string[]>();
+  for (const { id, firstSeq } of invocations) {
+    const piece = log.pieces.find((p) => p.from <= firstSeq && firstSeq <= p.to);
+    if (piece) byPiece.set(piece, [...(byPiece.get(piece) ?? []), id]);
+  }
   // Driven from the list of ids, each one primary-key lookup: with an IN list, PostgreSQL's planner
   // scanned the whole invocations table whenever forks had made its statistics stale (26 ms at 10k).
   // CROSS JOIN fixes SQLite's join order (it otherwise scanned the session's invocations: 19 ms).
-  const pieces = invocationIds.length === 0 ? [] : log.pieces;
-  const reads = pieces.map((piece) =>
+  const reads = [...byPiece].map(([piece, ids]) =>
     all<{ invocation_id: string; id: string; data: string }>(sql`
-      WITH wanted (invocation_id) AS (${dialect.textList(invocationIds)})
+      WITH wanted (invocation_id) AS (${dialect.textList(ids)})
       SELECT i.invocation_id, e.id, e.data FROM wanted w
         CROSS JOIN invocations i
         JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
       WHERE ${inPiece(piece, "first_seq", "i", "filter")} AND i.invocation_id = w.invocation_id`),
   );
-  return combined(reads, (found) => {
-    const texts = new Map<string, string>();
-    // The first piece holding an invocation tells its text, as a piece-by-piece walk would.
-    for (const r of found.flat()) if (!texts.has(r.invocation_id)) texts.set(r.invocation_id, eventText(toEvent(r)));
-    return texts;
-  });
+  return combined(reads, (found) => new Map(found.flat().map((r) => [r.invocation_id, eventText(toEvent(r))])));
 }
