@@ -10,6 +10,7 @@ import {
   listArtifacts,
   listEvents,
   listTasks,
+  rewindSession,
   saveArtifact,
   saveTask,
 } from "@/lib/db/queries";
@@ -47,6 +48,21 @@ export const completedTask = (sessionId: string, invocationId: string) => ({
 export async function sendTurn(f: { userId: string; sessionId: string }, id: string, text = id) {
   await appendEvents(f.userId, f.sessionId, [event(id, { author: "user", text }), event(id, { text: `re ${text}`, state: { step: id } })]);
   await saveTask(f.userId, f.sessionId, { ...completedTask(f.sessionId, id), id: `task-${f.sessionId}-${id}` });
+}
+
+/**
+ * The reference vector (docs/semantics.md, "Versions"): send A, B; edit B → M1, send B2; regenerate B2 → M2,
+ * send B3 with B2's text. `text` names each turn's user text.
+ */
+export async function referenceChat(text = (id: string) => id) {
+  const f = await fixture();
+  await sendTurn(f, "A", text("A"));
+  await sendTurn(f, "B", text("B"));
+  const m1 = (await rewindSession(f.userId, f.sessionId, "B", "edit")).event.invocation_id;
+  await sendTurn(f, "B2", text("B2"));
+  const m2 = (await rewindSession(f.userId, f.sessionId, "B2", "regenerate")).event.invocation_id;
+  await sendTurn(f, "B3", text("B2"));
+  return { f, m1, m2 };
 }
 
 export const texts = (events: AdkEvent[]) => events.map((e) => e.content?.parts?.[0]?.text);

@@ -3,22 +3,11 @@ import { getDb } from "@/lib/db/client";
 import { labelVersion } from "@/lib/db/labels";
 import { createUser, deleteSession, forkSession, getSession, listVersions, readTree, rewindSession, switchSession } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
-import { type Fixture, fixture, sendTurn } from "./helpers";
+import { type Fixture, fixture, referenceChat, sendTurn } from "./helpers";
 import { count, countStatements, tableRows } from "./support/db";
 
-const send = (f: Pick<Fixture, "userId" | "sessionId">, id: string, text = `say ${id}`) => sendTurn(f, id, text);
-
-/** The reference vector: send A, B; edit B → M1, send B2; regenerate B2 → M2, send B3. */
-async function referenceChat() {
-  const f = await fixture();
-  await send(f, "A");
-  await send(f, "B");
-  const m1 = (await rewindSession(f.userId, f.sessionId, "B", "edit")).event.invocation_id;
-  await send(f, "B2");
-  await rewindSession(f.userId, f.sessionId, "B2", "regenerate");
-  await send(f, "B3", "say B2");
-  return { f, m1 };
-}
+const say = (id: string) => `say ${id}`;
+const send = (f: Pick<Fixture, "userId" | "sessionId">, id: string, text = say(id)) => sendTurn(f, id, text);
 
 /** Each turn as `id<parent,index/count,current?>`. */
 const shape = async (userId: string, sessionId: string) =>
@@ -28,7 +17,7 @@ const shape = async (userId: string, sessionId: string) =>
 
 describe("the map: one read of the chat's tree", () => {
   it("every turn with its parent and versions, the current head marked, markers left out", async () => {
-    const { f } = await referenceChat();
+    const { f } = await referenceChat(say);
     expect(await shape(f.userId, f.sessionId)).toEqual(["A<,1/1,current>", "B<A,1/3>", "B2<A,2/3>", "B3<A,3/3,current>"]);
     const tree = await readTree(f.userId, f.sessionId);
     expect(tree.turns[0]).toMatchObject({ text: "say A", label: null, pinned: false, timestamp: "2023-11-14T22:13:20.000Z" });
@@ -43,7 +32,7 @@ describe("the map: one read of the chat's tree", () => {
   });
 
   it("forks branch off where they left, link back to their source, and deleted chats are not shown", async () => {
-    const { f } = await referenceChat();
+    const { f } = await referenceChat(say);
     const before = await forkSession(f.userId, f.sessionId, { invocationId: "B3", name: "Try again" });
     const copy = await forkSession(f.userId, f.sessionId, { name: "Copy" });
     const gone = await forkSession(f.userId, f.sessionId, { invocationId: "A", name: "Gone" });
@@ -75,14 +64,14 @@ describe("the map: one read of the chat's tree", () => {
   });
 
   it("another user's chat is a 404", async () => {
-    const { f } = await referenceChat();
+    const { f } = await referenceChat(say);
     await expect(readTree(await createUser(), f.sessionId)).rejects.toMatchObject({ status: 404 });
   });
 });
 
 describe("naming and pinning a version", () => {
   it("shows in the map and in History, and no name nor pin removes it", async () => {
-    const { f, m1 } = await referenceChat();
+    const { f, m1 } = await referenceChat(say);
     expect(await labelVersion(f.userId, f.sessionId, "B", { label: "  the long one ", pinned: true })).toEqual({
       invocation_id: "B",
       label: "the long one",
@@ -107,7 +96,7 @@ describe("naming and pinning a version", () => {
   });
 
   it("is charged to the quota and given back; a deleted chat's labels go with it, a tombstone keeps none", async () => {
-    const { f } = await referenceChat();
+    const { f } = await referenceChat(say);
     const bytes = async () =>
       (await tableRows()).sessions.find((s) => (s as { id: string }).id === f.sessionId) as { stored_bytes: number };
     const start = Number((await bytes()).stored_bytes);
@@ -131,7 +120,7 @@ describe("naming and pinning a version", () => {
   });
 
   it("refuses a marker, an unknown turn, another user's chat and bad input, writing nothing", async () => {
-    const { f, m1 } = await referenceChat();
+    const { f, m1 } = await referenceChat(say);
     const stranger = await createUser();
     const before = await tableRows();
     await expect(labelVersion(f.userId, f.sessionId, m1, { label: "x", pinned: false })).rejects.toMatchObject({

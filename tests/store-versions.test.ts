@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { forkSession, getSession, listEvents, listTasks, listVersions, rewindSession, switchSession } from "@/lib/db/queries";
-import { event, type Fixture, fixture, holdTurn, sendTurn } from "./helpers";
+import { event, type Fixture, fixture, holdTurn, referenceChat, sendTurn } from "./helpers";
 import { tableRows } from "./support/db";
 
 const send = sendTurn;
@@ -14,18 +14,6 @@ const siblings = async (f: Fixture) =>
   Object.fromEntries(
     (await listTasks(f.userId, f.sessionId)).items.map((t) => [t.metadata?.kagent_invocation_id, t.metadata?.retrace_siblings]),
   );
-
-/** The reference vector: send A, B; edit B → M1, send B2; regenerate B2 → M2, send B3. */
-async function referenceChat() {
-  const f = await fixture();
-  await send(f, "A");
-  await send(f, "B");
-  const m1 = (await rewindSession(f.userId, f.sessionId, "B", "edit")).event.invocation_id;
-  await send(f, "B2");
-  const m2 = (await rewindSession(f.userId, f.sessionId, "B2", "regenerate")).event.invocation_id;
-  await send(f, "B3", "B2");
-  return { f, m1, m2 };
-}
 
 describe("versions: the chat as a tree", () => {
   it("the reference vector: siblings, and each switch's marker, head and state", async () => {

@@ -88,16 +88,19 @@ export const chained = <T extends object>(first: SQL, writes: (returned: (column
 export function combined<S extends readonly Statement<unknown>[] | [], T>(statements: S, decode: (results: Results<S>) => T): Statement<T> {
   return {
     parts: statements.flatMap((s) => s.parts),
-    decode(results) {
-      let at = 0;
-      const each = statements.map((s) => {
-        const own = results.slice(at, at + s.parts.length);
-        at += s.parts.length;
-        return s.decode(own);
-      });
-      return decode(each as Results<S>);
-    },
+    decode: (results) => decode(decodeEach(statements, results) as Results<S>),
   };
+}
+
+/** Each of `statements` read from its own run of `results`, which holds their parts' results in order (a null answers null). */
+function decodeEach(statements: readonly (Statement<unknown> | null)[], results: unknown[]): unknown[] {
+  let at = 0;
+  return statements.map((s) => {
+    if (s === null) return null;
+    const own = results.slice(at, at + s.parts.length);
+    at += s.parts.length;
+    return s.decode(own);
+  });
 }
 
 /** `statement`, its result read through `read` (which may refuse it by throwing: a missing row's 404, say). */
@@ -136,13 +139,7 @@ export function executorOf(dialect: Dialect, send: (part: Part) => Promise<unkno
     dialect,
     async batch<T extends readonly (Statement<unknown> | null)[] | []>(statements: T) {
       const results = await settled(statements.flatMap((s) => (s === null ? [] : s.parts.map(send))));
-      let at = 0;
-      return statements.map((s) => {
-        if (s === null) return null;
-        const own = results.slice(at, at + s.parts.length);
-        at += s.parts.length;
-        return s.decode(own);
-      }) as Results<T>;
+      return decodeEach(statements, results) as Results<T>;
     },
     all: (query) => send({ read: "all", query }) as Promise<never>,
     one: (query) => send({ read: "one", query }) as Promise<never>,
