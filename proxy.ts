@@ -50,6 +50,8 @@ async function refreshSession(request: NextRequest): Promise<string[]> {
 }
 
 export const config = {
-  // Everything but the API (its routes authenticate themselves) and static files.
-  matcher: ["/((?!api(?:/|$)|_next/static|_next/image|favicon.ico).*)"],
+  // Everything but the API (its routes authenticate themselves), static files, and a share link's files: those
+  // keep their route's `Content-Security-Policy: sandbox`, which the pages' policy here would replace — and an
+  // HTML file would then run, or redirect its reader, on the app's own origin.
+  matcher: ["/((?!api(?:/|$)|_next/static|_next/image|favicon.ico|s/[^/]+/files/).*)"],
 };
