@@ -89,3 +89,21 @@ export class StaleTurnError extends AppError {
     super(409, "stale_turn", "This turn no longer holds its session; its writes are refused.");
   }
 }
+
+/** What the API says when the database does not answer: REST's 503 `unavailable`, A2A's JSON-RPC -32000. */
+export const STORE_UNAVAILABLE = { code: "unavailable", message: "The database is unavailable; try again in a moment" } as const;
+
+/**
+ * The database went away (a restart, a cut connection): the same request may succeed a moment later.
+ * PostgreSQL's connection exceptions (class 08) and shutdowns (57P01–57P03), a socket the server closed or
+ * refused, and node-postgres's own words for a connection it lost.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof code === "string" ? code : "";
+  return (
+    /^(08|57P0[123]$)/.test(text) ||
+    ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(text) ||
+    /Connection terminated|not queryable/.test(typeof message === "string" ? message : "")
+  );
+}

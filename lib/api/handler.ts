@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type IdentityKind, identify } from "@/lib/accounts/identity";
 import { authCookie, isHttps, issueToken } from "@/lib/auth";
-import { AppError, AuthError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
+import { AppError, AuthError, isStoreUnavailable, PayloadTooLargeError, STORE_UNAVAILABLE, ValidationError } from "@/lib/errors";
 import { assertCleanText, assertJsonText } from "./json-text";
 import { MAX_BODY_BYTES } from "./limits";
 
@@ -20,16 +20,10 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return Response.json(body, { status, headers });
 }
 
-/** The database went away (a restart, a cut connection): the same request may succeed a moment later. */
-function databaseUnavailable(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  return /^(08|57P0)/.test(code ?? "") || code === "ECONNREFUSED" || code === "ECONNRESET" || /Connection terminated/.test(message ?? "");
-}
-
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) return json({ error: error.message, code: error.code }, error.status);
   console.error(error);
-  if (databaseUnavailable(error)) return json({ error: "The database is unavailable; try again in a moment", code: "unavailable" }, 503);
+  if (isStoreUnavailable(error)) return json({ error: STORE_UNAVAILABLE.message, code: STORE_UNAVAILABLE.code }, 503);
   return json({ error: "Internal server error", code: "internal" }, 500);
 }
 
