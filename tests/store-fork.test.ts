@@ -13,6 +13,7 @@ import {
   listSessions,
   listTasks,
   loadArtifact,
+  renameSession,
   rewindSession,
   saveTask,
 } from "@/lib/db/queries";
@@ -279,6 +280,26 @@ describe("forks share their source's rows (copy-on-write)", () => {
     const second = await forkSession(f.userId, fork.id);
     const ids = (await events(f.userId, second.id)).map((e) => e.id);
     expect(new Set(ids).size).toBe(7);
+  });
+});
+
+describe("a chain of forks", () => {
+  it("names each fork Fork of <source>, held to the 200 characters a chosen name may have", async () => {
+    const f = await fixture();
+    await renameSession(f.userId, f.sessionId, "😀".repeat(100));
+    let id = f.sessionId;
+    for (let depth = 1; depth <= 30; depth++) {
+      const fork = await forkSession(f.userId, id);
+      expect(fork.name.length).toBeLessThanOrEqual(200);
+      expect(fork.name.isWellFormed()).toBe(true);
+      expect(fork.name).toMatch(/^Fork of .*…$/u);
+      if (depth === 1) expect(fork.name).toBe(`Fork of ${"😀".repeat(95)}…`);
+      id = fork.id;
+    }
+    const row = await (await getDb()).one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`);
+    // What the quota charges a name (800 bytes) covers it.
+    expect(Buffer.byteLength(row?.name ?? "")).toBeLessThanOrEqual(800);
+    expect((await forkSession(f.userId, id, { name: "  Mine  " })).name).toBe("Mine");
   });
 });
 

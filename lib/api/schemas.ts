@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { MIME_TYPE } from "@/lib/session/mime";
+import { MAX_CHAT_NAME } from "@/lib/session/names";
 import { isAppKey } from "@/lib/session/state";
 
-const name = z.string().trim().min(1, "Name must not be empty").max(200, "Name is at most 200 characters");
+const name = z.string().trim().min(1, "Name must not be empty").max(MAX_CHAT_NAME, `Name is at most ${MAX_CHAT_NAME} characters`);
 const invocationId = z.string().min(1).max(200);
 /**
  * A JSON object whose keys are data (SPEC §4.2: `__proto__` is a name like any other), checked as a record

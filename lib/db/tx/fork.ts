@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError } from "@/lib/errors";
+import { forkName } from "@/lib/session/names";
 import { parseState } from "@/lib/session/state";
 import { tailOf } from "@/lib/session/versions";
 import { type Executor, inBatches, typedValues } from "../database";
@@ -113,7 +114,7 @@ export async function forkTx(
   const row = (await tx.one<SessionRow>(sql`
     INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, last_seq, tail_seq,
       forked_from_session_id, forked_before_invocation_id, inherited, created_at, updated_at)
-    VALUES (${id}, ${userId}, ${source.agent}, ${input.name?.trim() || `Fork of ${source.name}`}, ${true}, ${JSON.stringify(state)},
+    VALUES (${id}, ${userId}, ${source.agent}, ${input.name?.trim() || forkName(source.name)}, ${true}, ${JSON.stringify(state)},
       ${source.initial_state}, ${boundary - 1}, 0, ${source.id}, ${input.invocationId ?? null},
       ${inherited.length ? JSON.stringify(inherited) : null}, ${now}, ${now})
     RETURNING *`)) as SessionRow;
