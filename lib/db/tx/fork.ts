@@ -14,7 +14,18 @@ import { copyArtifacts } from "./artifacts";
 import { piecesBytes, sessionBytes } from "./bytes";
 import { claimSession } from "./claim";
 import { markerLinks, requireBoundary } from "./layout";
-import { eventIdIn, flatten, inheritedBelow, inPiece, inPieces, joined, logOf, type Piece, sharedTaskIdPrefix } from "./log";
+import {
+  eventIdIn,
+  flatten,
+  givenTaskIdSql,
+  inheritedBelow,
+  inPiece,
+  inPieces,
+  joined,
+  logOf,
+  type Piece,
+  sharedTaskIdPrefix,
+} from "./log";
 import { recordedArtifacts } from "./rewind";
 import { indexStoredRows } from "./search-index";
 import { liveOf, sessionRecord } from "./sessions";
@@ -41,7 +52,7 @@ async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Pi
   await tx.run(sql`
     INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)
     SELECT ${forkId}, invocation_id, first_seq, CASE WHEN last_seq > ${piece.to} THEN ${piece.to} ELSE last_seq END, after_invocation_id,
-      depth, is_marker, CASE WHEN task_id IS NULL THEN NULL ELSE ${sharedTaskIdPrefix(log)} || task_id END, NULL, task
+      depth, is_marker, CASE WHEN task_id IS NULL THEN NULL ELSE ${sharedTaskIdPrefix(log)} || ${givenTaskIdSql(piece.session)} END, NULL, task
     FROM invocations WHERE ${inPiece(piece, "first_seq")}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state) SELECT ${forkId}, seq, state FROM state_checkpoints WHERE ${inPiece(piece)}`);
