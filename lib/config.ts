@@ -48,6 +48,13 @@ const agentsObject = z.strictObject({ agents: agentsList.default([]), app_state:
 /** Headers a client or the app itself controls: never an identity a proxy vouches for. */
 const RESERVED_HEADERS = new Set(["authorization", "cookie", "host", "origin", "content-type", "x-forwarded-for", "x-forwarded-host"]);
 
+/** RETRACE_TRUSTED_PROXIES: addresses or CIDR ranges, separated by commas or spaces. */
+const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], "each entry must be an IP address or a CIDR range");
+const trustedProxies = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(proxyAddress));
+
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const envSchema = z.object({
   DATABASE_URL: z
@@ -78,6 +85,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9-]{1,100}$/, "RETRACE_TRUSTED_USER_HEADER must be a header name")
     .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), "RETRACE_TRUSTED_USER_HEADER cannot be a header browsers or the app set")
     .optional(),
+  RETRACE_TRUSTED_PROXIES: trustedProxies.optional(),
 });
 
 export interface Config {
@@ -94,6 +102,8 @@ export interface Config {
     oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
     /** Set only when the operator opted in: the header a trusted proxy names the signed-in user by. */
     trustedUserHeader?: string;
+    /** Proxies whose X-Forwarded-For names the client that rate limits count (none: the connection's own address). */
+    trustedProxies: string[];
   };
 }
 
@@ -182,6 +192,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
           }
         : undefined,
       trustedUserHeader: e.RETRACE_TRUSTED_USER_HEADER?.toLowerCase(),
+      trustedProxies: e.RETRACE_TRUSTED_PROXIES ?? [],
     },
   };
 }

@@ -60,4 +60,19 @@ describe("configuration, validated at start-up", () => {
       expect(() => parseConfig(env({ AGENTS_FILE: agentsFile(content) }))).toThrow(message);
     }
   });
+
+  it("RETRACE_TRUSTED_PROXIES: addresses and CIDR ranges, by commas or spaces; unset trusts no forwarding header", () => {
+    expect(parseConfig(env({})).accounts.trustedProxies).toEqual([]);
+    expect(parseConfig(env({ RETRACE_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1  ::1,fd00::/8" })).accounts.trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.1",
+      "::1",
+      "fd00::/8",
+    ]);
+    for (const value of ["localhost", "10.0.0.0/33", "192.0.2"]) {
+      expect(() => parseConfig(env({ RETRACE_TRUSTED_PROXIES: value }))).toThrow(
+        /RETRACE_TRUSTED_PROXIES\.0: each entry must be an IP address or a CIDR range/,
+      );
+    }
+  });
 });

@@ -30,13 +30,18 @@ export interface Identified {
   cookies: string[];
 }
 
-export const SESSION_COOKIES = ["retrace.session_token", "__Secure-retrace.session_token"];
-const DATA_COOKIES = ["retrace.session_data", "__Secure-retrace.session_data"];
+/** A session's cookies as better-auth names them over HTTPS (`__Secure-`) and over plain HTTP (lib/accounts/auth.ts). */
+const SECURE_PREFIX = "__Secure-";
+export const SESSION_COOKIES = ["retrace.session_token", `${SECURE_PREFIX}retrace.session_token`];
+const DATA_COOKIES = ["retrace.session_data", `${SECURE_PREFIX}retrace.session_data`];
+/** Every cookie that signs a browser in to an account. */
+export const ACCOUNT_COOKIES = [...SESSION_COOKIES, ...DATA_COOKIES];
 
-function cookieOf(headers: Headers, names: string[]): string | undefined {
+function cookieOf(headers: Headers, names: string[]): { name: string; value: string } | undefined {
   for (const part of headers.get("cookie")?.split(";") ?? []) {
     const at = part.indexOf("=");
-    if (at > 0 && names.includes(part.slice(0, at).trim())) return part.slice(at + 1).trim();
+    const name = part.slice(0, at).trim();
+    if (at > 0 && names.includes(name)) return { name, value: part.slice(at + 1).trim() };
   }
   return undefined;
 }
@@ -71,14 +76,16 @@ function cacheExpiry(data: string): number {
  * cookies' exact text until the cache expires, so a signed-in request costs a map lookup, like a guest's.
  */
 async function sessionAccount(headers: Headers): Promise<{ known: Known | null; cookies: string[] }> {
-  const token = cookieOf(headers, SESSION_COOKIES);
-  if (!token) return { known: null, cookies: [] };
-  const data = cookieOf(headers, DATA_COOKIES);
+  const session = cookieOf(headers, SESSION_COOKIES);
+  if (!session) return { known: null, cookies: [] };
+  const token = session.value;
+  const data = cookieOf(headers, DATA_COOKIES)?.value;
   perProcess.__retraceSessions ??= new Map();
   const key = `${token}|${data ?? ""}`;
   const known = perProcess.__retraceSessions.get(key);
   if (known && known.until > Date.now()) return { known, cookies: [] };
-  const auth = await getAuth();
+  // The better-auth that set the cookie reads it: HTTPS cookies carry the prefix.
+  const auth = await getAuth(session.name.startsWith(SECURE_PREFIX));
   const { headers: answer, response } = await auth.api.getSession({ headers, returnHeaders: true });
   const cookies = answer.getSetCookie();
   if (!response) return { known: null, cookies };

@@ -126,17 +126,20 @@ export function handler<P = Record<string, never>>(fn: (ctx: Context<P>) => Prom
   };
 }
 
-/**
- * Reads a JSON request body as text: `Content-Type: application/json` only (415; a cross-site form
- * or `no-cors` fetch cannot send it), at most 10 MiB even when Content-Length is absent or lies
- * (413), nested at most 64 levels (400).
- */
-export async function readBody(request: Request): Promise<string> {
+/** Only JSON bodies (415 otherwise): a cross-site form or a `no-cors` fetch cannot send one. */
+export function requireJsonType(request: Request): void {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (type !== "application/json")
     throw new AppError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
+}
+
+/**
+ * A request body's bytes, at most 10 MiB (413), counted as they stream in — also when Content-Length is
+ * absent (chunked) or lies — so an oversized body is refused after 10 MiB, never held whole.
+ */
+export async function readBytes(request: Request): Promise<Buffer> {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw new PayloadTooLargeError();
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -150,7 +153,13 @@ export async function readBody(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** Reads a JSON request body as text: JSON only (415), at most 10 MiB (413), nested at most 64 levels and clean text (400). */
+export async function readBody(request: Request): Promise<string> {
+  requireJsonType(request);
+  const text = (await readBytes(request)).toString("utf8");
   assertJsonText(text);
   return text;
 }
