@@ -125,6 +125,9 @@ describe("the agent card (public, docs/api.md § A2A)", () => {
     expect(json.supportedInterfaces).toEqual([
       { url: "http://localhost/api/a2a/demo", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: "http://localhost/api/a2a/demo", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      // kagent's path to the same endpoint, under RETRACE_KAGENT_NAMESPACE.
+      { url: "http://localhost/api/a2a/kagent/demo", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: "http://localhost/api/a2a/kagent/demo", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
     ]);
     expect(json).toMatchObject({ name: "demo", capabilities: { streaming: true } });
     expect(json.securitySchemes.guestToken.httpAuthSecurityScheme).toMatchObject({ scheme: "bearer", bearerFormat: "JWT" });
@@ -140,8 +143,9 @@ describe("the agent card (public, docs/api.md § A2A)", () => {
       preferredTransport: "JSONRPC",
       securitySchemes: { guestToken: { type: "http", scheme: "bearer" } },
       security: [{ guestToken: [] }],
+      additionalInterfaces: [{ url: "http://localhost/api/a2a/kagent/demo", transport: "JSONRPC" }],
     });
-    expect(json.supportedInterfaces).toHaveLength(2);
+    expect(json.supportedInterfaces).toHaveLength(4);
   });
 
   it("an unknown agent is a 404", async () => {
