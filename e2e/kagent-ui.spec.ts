@@ -134,6 +134,15 @@ for (const database of [
       });
       expect(await ui.createSession({ agent_ref: "other/demo", name: "x" })).toEqual({ status: 422, error: "Unknown agent: other/demo" });
 
+      // Only A2A's paths are answered with their trailing slash: every other keeps Next.js's redirect.
+      for (const [path, to] of [
+        [`/chat/${id}/`, `/chat/${id}`],
+        ["/api/sessions/?limit=1", "/api/sessions?limit=1"],
+      ]) {
+        const redirect = await fetch(`${base}${path}`, { redirect: "manual" });
+        expect([redirect.status, redirect.headers.get("location")]).toEqual([308, to]);
+      }
+
       expect((await ui.deleteSession(id)).status).toBe(200);
       expect((await ui.session(id)).status).toBe(404);
       expect((await ui.sessionsForAgent(NAMESPACE, "demo")).data).toEqual([]);
