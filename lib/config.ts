@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { issuesText } from "@/lib/errors";
 import { DEMO_AGENT } from "@/lib/session/names";
 import { isAppKey } from "@/lib/session/state";
 import type { Json } from "@/lib/session/types";
@@ -86,6 +87,14 @@ const envSchema = z.object({
     .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), "RETRACE_TRUSTED_USER_HEADER cannot be a header browsers or the app set")
     .optional(),
   RETRACE_TRUSTED_PROXIES: trustedProxies.optional(),
+  /** The namespace kagent's UI puts before an agent's name (`kagent/demo`): Retrace's agents live in this one. */
+  RETRACE_KAGENT_NAMESPACE: z
+    .string()
+    .regex(
+      /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+      "RETRACE_KAGENT_NAMESPACE must be a Kubernetes namespace name (a-z, 0-9 and -, at most 63)",
+    )
+    .default("kagent"),
 });
 
 export interface Config {
@@ -105,14 +114,13 @@ export interface Config {
     /** Proxies whose X-Forwarded-For names the client that rate limits count (none: the connection's own address). */
     trustedProxies: string[];
   };
+  /** The namespace of kagent's agent references and A2A paths (docs/api.md, "kagent's UI"). */
+  kagentNamespace: string;
 }
 
 class ConfigError extends Error {
   override name = "ConfigError";
 }
-
-const issues = (error: z.ZodError, prefix = "") =>
-  error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 
 function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
   let raw: unknown;
@@ -124,7 +132,7 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
   const parsed = Array.isArray(raw)
     ? agentsList.transform((agents) => ({ agents, app_state: {} })).safeParse(raw)
     : agentsObject.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issues(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issuesText(parsed.error)}`);
   const { agents, app_state } = parsed.data;
   const agentsConfig = agents.map((a) => ({
     name: a.name,
@@ -141,7 +149,7 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
   // An empty variable means unset, as in most deployment tools.
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")));
-  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${issues(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${issuesText(parsed.error)}`);
   const e = parsed.data;
   if (e.DATABASE_URL && !e.AUTH_SECRET) {
     throw new ConfigError("AUTH_SECRET must be set when DATABASE_URL is: every app instance signs and checks tokens with it");
@@ -194,6 +202,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       trustedUserHeader: e.RETRACE_TRUSTED_USER_HEADER?.toLowerCase(),
       trustedProxies: e.RETRACE_TRUSTED_PROXIES ?? [],
     },
+    kagentNamespace: e.RETRACE_KAGENT_NAMESPACE,
   };
 }
 

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /** Errors that carry their HTTP status and machine code (docs/api.md, "Envelope"). */
 export class AppError extends Error {
   constructor(
@@ -106,4 +108,19 @@ export function isStoreUnavailable(error: unknown): boolean {
     ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(text) ||
     /Connection terminated|not queryable/.test(typeof message === "string" ? message : "")
   );
+}
+
+/** Whether `message` names `field` (a key; never an array index) as a word of its own. */
+const names = (message: string, field: PropertyKey | undefined) =>
+  typeof field === "string" && new RegExp(`\\b${field.replace(/\W/g, "\\$&")}\\b`).test(message);
+
+/**
+ * A zod error as a person reads it, on one line: each issue's message, after the field it is about unless it
+ * names that field already ("limit must be at most 500", "name: Invalid input"), joined by "; ". Not
+ * `z.prettifyError`, whose "✖ " bullets and "→ at" lines reach a client's toasts verbatim.
+ */
+export function issuesText(error: z.ZodError): string {
+  return error.issues
+    .map(({ path, message }) => (path.length === 0 || names(message, path.at(-1)) ? message : `${path.join(".")}: ${message}`))
+    .join("; ");
 }

@@ -23,6 +23,8 @@ describe("configuration, validated at start-up", () => {
     const config = parseConfig(env({ DATABASE_URL: "", PORT: "" }));
     expect(config.database).toEqual({ kind: "sqlite", path: "data/retrace.db" });
     expect(config.limits).toEqual({ concurrentTurns: 3, sessions: 10_000, storedBytes: 1024 ** 3 });
+    expect(config.kagentNamespace).toBe("kagent");
+    expect(parseConfig(env({ RETRACE_KAGENT_NAMESPACE: "team-a" })).kagentNamespace).toBe("team-a");
   });
 
   it("DATABASE_URL selects PostgreSQL (with a shared AUTH_SECRET) and its pool size", () => {
@@ -32,9 +34,11 @@ describe("configuration, validated at start-up", () => {
   });
 
   it.each([
-    [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ URL$/],
     [{ PORT: "70000" }, /PORT:/],
-    [{ RETRACE_ADMIN_TOKEN: "short" }, /RETRACE_ADMIN_TOKEN: RETRACE_ADMIN_TOKEN must be at least 16 characters/],
+    [{ RETRACE_ADMIN_TOKEN: "short" }, /^Invalid configuration: RETRACE_ADMIN_TOKEN must be at least 16 characters$/],
+    [{ RETRACE_KAGENT_NAMESPACE: "Team_A" }, /RETRACE_KAGENT_NAMESPACE must be a Kubernetes namespace name/],
+    [{ RETRACE_KAGENT_NAMESPACE: "-team" }, /RETRACE_KAGENT_NAMESPACE must be a Kubernetes namespace name/],
     [{ RETRACE_MAX_SESSIONS: "-1" }, /RETRACE_MAX_SESSIONS:/],
     [{ OPENAI_BASE_URL: "not a url" }, /OPENAI_BASE_URL:/],
   ])("names a bad value: %o", (values, message) => {

@@ -116,18 +116,26 @@ export function forgetAccount(userId: string) {
   }
 }
 
+/** The user a Bearer credential is: a personal API token's, or a guest token's; null when it is neither. */
+async function bearerIdentity(token: string): Promise<Identity | null> {
+  if (token.startsWith(TOKEN_PREFIX)) {
+    const userId = await userOfApiToken(token);
+    return userId ? { userId, kind: "token", via: "bearer", stale: false } : null;
+  }
+  const verified = await verifyToken(token);
+  return verified ? { userId: verified.userId, kind: "guest", via: "bearer", stale: verified.stale } : null;
+}
+
 export async function identify(headers: Headers): Promise<Identified> {
   const found = tokenFrom(headers);
-  if (found?.via === "bearer") {
-    if (found.token.startsWith(TOKEN_PREFIX)) {
-      const userId = await userOfApiToken(found.token);
-      return { identity: userId ? { userId, kind: "token", via: "bearer", stale: false } : null, cookies: [] };
-    }
-    const verified = await verifyToken(found.token);
-    return { identity: verified ? { userId: verified.userId, kind: "guest", via: "bearer", stale: verified.stale } : null, cookies: [] };
-  }
   const trusted = config().accounts.trustedUserHeader;
   const named = trusted ? headers.get(trusted) : null;
+  if (found?.via === "bearer") {
+    const identity = await bearerIdentity(found.token);
+    // Behind the trusted proxy, a Bearer that is not Retrace's is the proxy's own (oauth2-proxy's ID token, which
+    // kagent's UI passes on with the header): the header names the user.
+    if (identity || named === null) return { identity, cookies: [] };
+  }
   if (named !== null) {
     const userId = await proxyAccount(named);
     const profile = { name: named.trim(), email: proxyEmail(named.trim()) };

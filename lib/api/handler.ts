@@ -1,8 +1,16 @@
 import "server-only";
-import { z } from "zod";
+import type { z } from "zod";
 import { type IdentityKind, identify } from "@/lib/accounts/identity";
 import { authCookie, isHttps, issueToken } from "@/lib/auth";
-import { AppError, AuthError, isStoreUnavailable, PayloadTooLargeError, STORE_UNAVAILABLE, ValidationError } from "@/lib/errors";
+import {
+  AppError,
+  AuthError,
+  isStoreUnavailable,
+  issuesText,
+  PayloadTooLargeError,
+  STORE_UNAVAILABLE,
+  ValidationError,
+} from "@/lib/errors";
 import { assertCleanText, assertJsonText } from "./json-text";
 import { MAX_BODY_BYTES } from "./limits";
 
@@ -175,7 +183,7 @@ export async function readJson(request: Request): Promise<unknown> {
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ValidationError(z.prettifyError(result.error));
+  if (!result.success) throw new ValidationError(issuesText(result.error));
   return result.data;
 }
 
