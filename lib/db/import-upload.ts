@@ -10,6 +10,7 @@ import { conversationToChat } from "@/lib/archive/chatgpt";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
+  MAX_FILE_BASE64,
   archiveEvent,
   archiveFile,
   archiveLabel,
@@ -124,11 +125,12 @@ async function importArchive(
       await chat.spool.dispose();
     }
   };
+  const onArchiveBytes = (n: number) => {
+    read = n;
+    onBytes(n);
+  };
   try {
-    for await (const { value, path } of jsonValues(stream, paths, (n) => {
-      read = n;
-      onBytes(n);
-    })) {
+    for await (const { value, path } of jsonValues(stream, { paths, onBytes: onArchiveBytes, longer: { key: "data_base64", bytes: MAX_FILE_BASE64 } })) {
       if (path[0] === "format") format = value;
       else if (path[0] === "version") {
         if (typeof value !== "number" || value > ARCHIVE_VERSION)
@@ -161,16 +163,22 @@ async function importConversations(
   source: { attachments?: AttachmentSource },
   done: (chat: SessionSummary) => void,
 ) {
-  for await (const { value, path } of jsonValues(stream, ["$.*"], onBytes)) {
-    const chat = conversationToChat(value, options.agent);
-    if (chat.ops.length === 0) continue;
-    try {
-      done(await importConversation(userId, chat, options.agent, source.attachments ?? (async () => null)));
-    } catch (error) {
-      if (error instanceof AppError)
-        throw new AppError(error.status, error.code, `Conversation ${Number(path[0]) + 1} (“${chat.name}”): ${error.message}`);
-      throw error;
+  // Errors name the conversation: the one being written, or the one whose bytes broke a rule before it was whole.
+  let at = 0;
+  let title: unknown;
+  try {
+    for await (const { value, path } of jsonValues(stream, { paths: ["$.*"], onBytes })) {
+      at = Number(path[0]);
+      title = (value as { title?: unknown } | null)?.title;
+      const chat = conversationToChat(value, options.agent);
+      if (chat.ops.length > 0) done(await importConversation(userId, chat, options.agent, source.attachments ?? (async () => null)));
+      at += 1;
+      title = undefined;
     }
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const named = typeof title === "string" && title.trim() ? ` (“${title.trim().slice(0, 200)}”)` : "";
+    throw new AppError(error.status, error.code, `Conversation ${at + 1}${named}: ${error.message}`);
   }
 }
 
@@ -186,7 +194,7 @@ async function importZip(
     const zip = await openZipExport(upload.file);
     try {
       for (const entry of zip.conversations) {
-        await importConversations(userId, await zip.read(entry), options, () => undefined, { attachments: zip.attachment }, done);
+        await importConversations(userId, zip.read(entry), options, () => undefined, { attachments: zip.attachment }, done);
       }
     } finally {
       await zip.close();
