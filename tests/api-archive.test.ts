@@ -88,7 +88,9 @@ describe("imports hold every route's input rules (issue 37)", () => {
       const raw = JSON.stringify([hello, { title: shape, mapping, current_node: null }]);
       const { result, worstMs } = await withProbe(() => post(importer.token, raw));
       expect([result.status, result.json.code], shape).toEqual([400, "invalid_request"]);
-      expect(result.json.error, shape).toMatch(new RegExp(`^Conversation 2 \\(“${shape}”\\): .*loop.*\\(the 1 chats before it were imported\\)$`));
+      expect(result.json.error, shape).toMatch(
+        new RegExp(`^Conversation 2 \\(“${shape}”\\): .*loop.*\\(the 1 chats before it were imported\\)$`),
+      );
       expect(worstMs, shape).toBeLessThan(STALL_LIMIT_MS);
       expect((await call(routes.health.GET)).status).toBe(200);
     }
@@ -137,7 +139,11 @@ describe("imports hold every route's input rules (issue 37)", () => {
     const importer = await newGuest();
     const before = await snapshot();
     const long = "x".repeat(10 * 1024 * 1024 + 1);
-    for (const raw of [JSON.stringify([saying(long)]), JSON.stringify([{ ...hello, [long]: 1 }]), `[{"title":1${"0".repeat(11 * 1024 * 1024)}}]`]) {
+    for (const raw of [
+      JSON.stringify([saying(long)]),
+      JSON.stringify([{ ...hello, [long]: 1 }]),
+      `[{"title":1${"0".repeat(11 * 1024 * 1024)}}]`,
+    ]) {
       const refused = await post(importer.token, raw);
       expect([refused.status, refused.json.code]).toEqual([400, "invalid_request"]);
       expect(refused.json.error).toMatch(/^Conversation 1: A value in the file is longer than 10 MiB/);

@@ -36,7 +36,9 @@ describe("the JSON guard", () => {
     const guard = new JsonGuard(LIMITS);
     expect(guard.scan(Buffer.from('["abc",'))).toBeNull();
     expect(guard.scan(Buffer.from('"\\u0000"]'))?.error.message).toMatch(/^A string in the file \(at byte 13\) contains a NUL/);
-    expect(new JsonGuard(LIMITS).scan(Buffer.from("[[[[["))?.error.message).toBe("A chat in the file nests JSON deeper than 3 levels (at byte 4)");
+    expect(new JsonGuard(LIMITS).scan(Buffer.from("[[[[["))?.error.message).toBe(
+      "A chat in the file nests JSON deeper than 3 levels (at byte 4)",
+    );
   });
 
   it("refuses NUL and unpaired surrogates escaped in strings and keys", () => {

@@ -10,6 +10,9 @@ import { AppError, ValidationError } from "@/lib/errors";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "@/lib/session/limits";
 import { type GuardLimits, JsonGuard } from "./json-guard";
 
+/** Bytes parsed between two turns of the event loop. */
+const SLICE_BYTES = 16 * 1024;
+
 export interface JsonValue {
   value: unknown;
   /** The keys from the root to the value, the value's own last (array indexes as numbers). */
@@ -36,23 +39,27 @@ export async function* jsonValues(source: AsyncIterable<Uint8Array>, options: Op
   };
   let bytes = 0;
   for await (const chunk of source) {
-    const breach = guard.scan(chunk);
-    const allowed = breach ? chunk.subarray(0, breach.before) : chunk;
-    try {
-      parser.write(allowed);
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new ValidationError(`The file is not valid JSON (after ${bytes.toLocaleString("en")} bytes)`);
+    // Parsed a slice at a time, the event loop turning between: an upload whose chunks are all there already
+    // would otherwise be parsed without other requests getting a turn.
+    for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+      const slice = chunk.subarray(at, at + SLICE_BYTES);
+      const breach = guard.scan(slice);
+      const allowed = breach ? slice.subarray(0, breach.before) : slice;
+      try {
+        parser.write(allowed);
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        throw new ValidationError(`The file is not valid JSON (after ${bytes.toLocaleString("en")} bytes)`);
+      }
+      bytes += allowed.byteLength;
+      onBytes(bytes);
+      const ready = found;
+      found = [];
+      // What came complete before a breach is handed over first: the chats before it are imported.
+      yield* ready;
+      if (breach) throw breach.error;
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    bytes += allowed.byteLength;
-    onBytes(bytes);
-    const ready = found;
-    found = [];
-    // What came complete before a breach is handed over first: the chats before it are imported.
-    yield* ready;
-    if (breach) throw breach.error;
-    // An upload whose chunks are all there already would otherwise be parsed without other requests getting a turn.
-    await new Promise((resolve) => setImmediate(resolve));
   }
   if (!parser.isEnded) throw new ValidationError("The file ends before its JSON does: was the upload cut short?");
 }

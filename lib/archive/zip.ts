@@ -20,12 +20,19 @@ import { MAX_FILE_BYTES } from "./format";
 const CONVERSATIONS = /(^|\/)conversations(-\d+)?\.json$/;
 const FILE_ID = /^(file[-_][A-Za-z0-9]+)(?:[-.](.*))?$/;
 
+/** An attachment the export holds: its size as the ZIP's directory says (reading checks it), its bytes on demand. */
+export interface FoundAttachment {
+  name: string;
+  size: number;
+  read(): Promise<Buffer>;
+}
+
 export interface ZipExport {
   /** The conversation files, in name order. */
   conversations: Entry[];
   read(entry: Entry): AsyncIterable<Uint8Array>;
   /** Null when the export does not hold it, or holds one larger than MAX_FILE_BYTES (left out: the message says so). */
-  attachment(attachment: Attachment): Promise<{ data: Buffer; name: string } | null>;
+  attachment(attachment: Attachment): Promise<FoundAttachment | null>;
   close(): Promise<void>;
 }
 
@@ -116,7 +123,7 @@ export async function openZipExport(file: string): Promise<ZipExport> {
       const found = files.get(id.replace(/^file-service:\/\/|^sediment:\/\//, ""));
       if (!found || found.entry.uncompressedSize > MAX_FILE_BYTES) return null;
       const { entry, name } = found;
-      return { data: await readAll(checked(() => zip.openReadStreamPromise(entry))), name };
+      return { name, size: entry.uncompressedSize, read: () => readAll(checked(() => zip.openReadStreamPromise(entry))) };
     },
     async close() {
       zip.close();

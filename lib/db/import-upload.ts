@@ -1,8 +1,9 @@
 /**
  * One import upload, whatever it holds (docs/api.md, "Export and import"): a Retrace archive (a JSON object),
  * a ChatGPT `conversations.json` or one of its shards (a JSON array), or ChatGPT's whole ZIP export. It is
- * read as it streams in and written chat by chat, each chat in its own transaction, so memory stays bounded
- * whatever the size; `onProgress` hears the bytes read and the chats written.
+ * read as it streams in and written chat by chat, each chat in short steps and hidden until its last
+ * (lib/db/import-chat.ts), so memory stays bounded and other requests keep their turn whatever the size;
+ * `onProgress` hears the bytes read and the chats written.
  */
 
 import { z } from "zod";
@@ -10,21 +11,22 @@ import { conversationToChat } from "@/lib/archive/chatgpt";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
-  MAX_FILE_BASE64,
   archiveEvent,
   archiveFile,
   archiveLabel,
   archiveSession,
   archiveTask,
   type ChatRecord,
+  MAX_FILE_BASE64,
   SECTIONS,
 } from "@/lib/archive/format";
 import { jsonValues } from "@/lib/archive/json-stream";
 import { Spool } from "@/lib/archive/spool";
 import { openZipExport, spoolToFile } from "@/lib/archive/zip";
 import { AppError, ValidationError } from "@/lib/errors";
-import { type ImportContext, importArchiveChat } from "./archive-import";
-import { type AttachmentSource, importConversation } from "./chatgpt-import";
+import { importChat } from "./import-chat";
+import { archiveChatImport, type ImportContext } from "./tx/import-archive";
+import { type AttachmentSource, conversationImport } from "./tx/import-chatgpt";
 import type { SessionSummary } from "./types";
 
 interface ImportProgress {
@@ -120,7 +122,7 @@ async function importArchive(
     const chat = open.chat;
     if (!chat) return;
     try {
-      done(await importArchiveChat(userId, chat.spool.records(), context));
+      done(await importChat(userId, await archiveChatImport(chat.spool.records(), context, read - chat.from)));
     } finally {
       await chat.spool.dispose();
     }
@@ -130,7 +132,11 @@ async function importArchive(
     onBytes(n);
   };
   try {
-    for await (const { value, path } of jsonValues(stream, { paths, onBytes: onArchiveBytes, longer: { key: "data_base64", bytes: MAX_FILE_BASE64 } })) {
+    for await (const { value, path } of jsonValues(stream, {
+      paths,
+      onBytes: onArchiveBytes,
+      longer: { key: "data_base64", bytes: MAX_FILE_BASE64 },
+    })) {
       if (path[0] === "format") format = value;
       else if (path[0] === "version") {
         if (typeof value !== "number" || value > ARCHIVE_VERSION)
@@ -171,7 +177,8 @@ async function importConversations(
       at = Number(path[0]);
       title = (value as { title?: unknown } | null)?.title;
       const chat = conversationToChat(value, options.agent);
-      if (chat.ops.length > 0) done(await importConversation(userId, chat, options.agent, source.attachments ?? (async () => null)));
+      if (chat.ops.length > 0)
+        done(await importChat(userId, conversationImport(chat, options.agent, source.attachments ?? (async () => null))));
       at += 1;
       title = undefined;
     }

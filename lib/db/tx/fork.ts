@@ -16,7 +16,7 @@ import { markerLinks, requireBoundary } from "./layout";
 import { eventIdIn, flatten, inheritedBelow, inPiece, inPieces, joined, logOf, type Piece, sharedTaskIdPrefix } from "./log";
 import { recordedArtifacts } from "./rewind";
 import { indexStoredRows } from "./search-index";
-import { liveOf, sessionRecord } from "./sessions";
+import { chatsOf, liveOf, sessionRecord } from "./sessions";
 import { stateBefore } from "./state";
 import { lockUser, touchUser } from "./users";
 
@@ -100,7 +100,7 @@ export async function forkTx(
 ): Promise<SessionRecord> {
   const source = await claimSession(tx, userId, sessionId);
   await tx.batch([lockUser(tx.dialect, userId)]);
-  const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`);
+  const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${chatsOf(userId)}`);
   if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
   const log = logOf(source);
   const boundary = input.invocationId ? await requireBoundary(tx, log, input.invocationId) : source.last_seq + 1;
