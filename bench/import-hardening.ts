@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The uploads, by name: what bench/import-hardening-child.ts builds. */
-export const IMPORT_SCENARIOS = {
+const IMPORT_SCENARIOS = {
   /** A ChatGPT conversations.json of one conversation whose mapping loops (a message its own child). */
   loop: "a 244-byte conversation whose message is its own child",
   /** A Retrace archive of one 20 MB chat (1,000 turns of 10 KB each way). */
@@ -21,7 +21,7 @@ export const IMPORT_SCENARIOS = {
   attachment60: "a 65 KB ZIP: one 60 MB attachment named by 200 messages",
   /** The same with a 9 MiB attachment, under the limit of a file. */
   attachment9: "a ZIP: one 9 MiB attachment named by 200 messages",
-  /** A ZIP export whose conversations.json is one 300 MB string (the ZIP is 299 KB). */
+  /** A ZIP export whose one conversation's one message is a 300 MB string (the ZIP is 299 KB). */
   hugeValue: "a 299 KB ZIP holding one 300 MB string",
 } as const;
 
@@ -37,7 +37,7 @@ function rssOf(pid: number): number {
 }
 
 /** Imports `scenario` in a child process; resolves with what it measured, or how it hung. */
-export async function importScenario(scenario: ImportScenario): Promise<Record<string, unknown>> {
+async function importScenario(scenario: ImportScenario): Promise<Record<string, unknown>> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const child = spawn(
     process.execPath,
@@ -57,15 +57,13 @@ export async function importScenario(scenario: ImportScenario): Promise<Record<s
     output += chunk;
   });
   let peakRss = 0;
-  let started = 0;
   const sampler = setInterval(() => {
     try {
-      if (output.includes("importing")) started ||= performance.now();
-      if (started) peakRss = Math.max(peakRss, rssOf(child.pid as number));
+      if (output.includes("importing")) peakRss = Math.max(peakRss, rssOf(child.pid as number));
     } catch {
       // it has exited
     }
-  }, 50);
+  }, 20);
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const timer = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutOf(scenario) * 1000).unref());
   const outcome = await Promise.race([exited, timer]);
@@ -77,7 +75,8 @@ export async function importScenario(scenario: ImportScenario): Promise<Record<s
   }
   const last = output.trim().split("\n").at(-1) ?? "";
   if (outcome !== 0 || !last.startsWith("{")) return { crashed: `exit ${outcome}`, peakRssMb: Math.round(peakRss / 1024 ** 2) };
-  return JSON.parse(last) as Record<string, unknown>;
+  const { baselineRss, ...figures } = JSON.parse(last) as { baselineRss: number };
+  return { ...figures, addedRssMb: Math.round((peakRss - baselineRss) / 1024 ** 2) };
 }
 
 export async function importsBench() {
