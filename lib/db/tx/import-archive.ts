@@ -14,7 +14,7 @@ import type { AdkEvent, State } from "@/lib/session/types";
 import type { SessionRow } from "../rows";
 import { appendEventsTx } from "./append";
 import { archiveRules, charge, clean, freshRow, insertFile, insertLabel, insertTask, millis } from "./import";
-import { beginImport, type ChatImport, finishImport, type ImportStep, STEP_BYTES, STEP_EVENTS } from "./import-lease";
+import { beginImport, type ChatImport, finishImport, type ImportStep, STEP_BYTES, STEP_RECORDS } from "./import-lease";
 
 /** What the import of one archive shares between its chats. */
 export interface ImportContext {
@@ -72,7 +72,7 @@ export async function archiveChatImport(
   };
 }
 
-/** The chat's records after its session, checked as they come and gathered into steps of STEP_BYTES and STEP_EVENTS. */
+/** The chat's records after its session, checked as they come and gathered into steps of STEP_BYTES and STEP_RECORDS. */
 async function* steps(session: ArchiveSession, records: AsyncIterator<ChatRecord>): AsyncGenerator<ImportStep> {
   const rules = archiveRules();
   let phase = 0;
@@ -99,7 +99,7 @@ async function* steps(session: ArchiveSession, records: AsyncIterator<ChatRecord
       part.push(record);
     }
     size += sizeOf(record);
-    if (size >= STEP_BYTES || part.length >= STEP_EVENTS) {
+    if (size >= STEP_BYTES || part.length >= STEP_RECORDS) {
       yield write(part);
       part = [];
       size = 0;

@@ -30,11 +30,12 @@ export interface ChatImport {
 export const IMPORT_LEASE_MS = 60_000;
 
 /**
- * What one step of an import writes at most (a few tens of milliseconds): bytes of events and files (one larger
- * file goes alone), events appended together, or turns and rewinds (each its own append with its task).
+ * What one step of an import writes at most (a few milliseconds, a few tens on a loaded machine): bytes of
+ * events and files (a larger file goes alone), records of an archive (its events appended together), turns and
+ * rewinds of a ChatGPT conversation (each its own append, with its task).
  */
-export const STEP_BYTES = 64 * 1024;
-export const STEP_EVENTS = 50;
+export const STEP_BYTES = 16 * 1024;
+export const STEP_RECORDS = 50;
 export const STEP_TURNS = 8;
 
 /** Rows of a chat's log removed per part of a removal, and bytes of its files. */
