@@ -8,15 +8,23 @@ import { issuesText } from "@/lib/errors";
 import { DEMO_AGENT } from "@/lib/session/names";
 import { isAppKey } from "@/lib/session/state";
 import type { Json } from "@/lib/session/types";
+import type { Price } from "@/lib/session/usage";
 
-/** An OpenAI-compatible chat model agent, from the environment or AGENTS_FILE. */
+/** One model of a model agent: the name clients pick it by, the provider's model id, its endpoint, key and price. */
+interface ModelConfig {
+  name: string;
+  model: string;
+  baseURL: string;
+  apiKey?: string;
+  price?: Price;
+}
+
+/** An OpenAI-compatible chat model agent, from the environment or AGENTS_FILE; its first model is the default. */
 export interface ModelAgentConfig {
   name: string;
   description: string;
   instruction: string;
-  baseURL: string;
-  model: string;
-  apiKey?: string;
+  models: ModelConfig[];
 }
 
 const DEFAULT_INSTRUCTION =
@@ -34,14 +42,53 @@ const appState = z
       if (!isAppKey(key)) ctx.addIssue({ code: "custom", path: [key], message: "app_state keys start with app:" });
     }
   });
-const modelAgentEntry = z.strictObject({
-  name: agentName.refine((n) => n !== DEMO_AGENT, "the demo agent is built in"),
-  description: z.string().default("An OpenAI-compatible model"),
-  instruction: z.string().default(DEFAULT_INSTRUCTION),
-  base_url: z.url(),
-  model: z.string().min(1),
-  api_key_env: z.string().optional(),
+/** Dollars (or another currency) per million tokens: prompt tokens at the input price, the reply's at the output price. */
+const price = z.strictObject({
+  input_per_million: z.number().nonnegative(),
+  output_per_million: z.number().nonnegative(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "currency is a three-letter code such as USD")
+    .default("USD"),
 });
+/** What a client sends as `retrace_model`: no blank ends, at most 100 characters. */
+const modelName = z.string().regex(/^\S(.{0,98}\S)?$/, "model names are 1 to 100 characters without blanks at either end");
+const modelEntry = z.strictObject({
+  name: modelName,
+  model: z.string().min(1),
+  base_url: z.url().optional(),
+  api_key_env: z.string().optional(),
+  price: price.optional(),
+});
+const modelAgentEntry = z
+  .strictObject({
+    name: agentName.refine((n) => n !== DEMO_AGENT, "the demo agent is built in"),
+    description: z.string().default("An OpenAI-compatible model"),
+    instruction: z.string().default(DEFAULT_INSTRUCTION),
+    // One model: `model` at `base_url`. Several: `models`, each with its own endpoint and key or these.
+    base_url: z.url().optional(),
+    model: modelName.optional(),
+    api_key_env: z.string().optional(),
+    price: price.optional(),
+    models: z.array(modelEntry).min(1, "models lists at least one model").optional(),
+  })
+  .superRefine((agent, ctx) => {
+    if (Boolean(agent.model) === Boolean(agent.models)) ctx.addIssue({ code: "custom", message: "give either model or models" });
+    if (agent.models && agent.price)
+      ctx.addIssue({ code: "custom", path: ["price"], message: "with models, each model has its own price" });
+    const names = new Set<string>();
+    for (const [i, m] of (agent.models ?? []).entries()) {
+      if (names.has(m.name)) ctx.addIssue({ code: "custom", path: ["models", i, "name"], message: `two models are named ${m.name}` });
+      names.add(m.name);
+      if (!m.base_url && !agent.base_url)
+        ctx.addIssue({
+          code: "custom",
+          path: ["models", i, "base_url"],
+          message: `model ${m.name} needs a base_url (its own or the agent's)`,
+        });
+    }
+    if (agent.model && !agent.base_url) ctx.addIssue({ code: "custom", path: ["base_url"], message: "base_url is required" });
+  });
 /** AGENTS_FILE: a list of model agents, or `{agents, app_state}` with app-wide state per agent. */
 const agentsList = z.array(modelAgentEntry);
 const agentsObject = z.strictObject({ agents: agentsList.default([]), app_state: z.record(agentName, appState).default({}) });
@@ -70,6 +117,8 @@ const envSchema = z.object({
   RETRACE_MAX_CONCURRENT_TURNS: count(3),
   RETRACE_MAX_SESSIONS: count(10_000),
   RETRACE_MAX_STORED_BYTES: count(1024 ** 3),
+  /** Tokens one user's turns may use per UTC day (unset: no budget). */
+  RETRACE_MAX_TOKENS_PER_DAY: z.coerce.number().int().positive().optional(),
   /** How long a running turn holds its chat past its last renewal: how fast a crashed instance's chats free themselves. */
   RETRACE_TURN_LEASE_MS: z.coerce.number().int().min(1000).max(30_000).default(20_000),
   OPENAI_BASE_URL: z.url().optional(),
@@ -101,7 +150,7 @@ export interface Config {
   database: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; poolSize: number };
   authSecret?: string;
   adminToken?: string;
-  limits: { concurrentTurns: number; sessions: number; storedBytes: number };
+  limits: { concurrentTurns: number; sessions: number; storedBytes: number; tokensPerDay?: number };
   turnLeaseMs: number;
   modelAgents: ModelAgentConfig[];
   /** `app:` state per agent, applied at start-up. */
@@ -134,14 +183,22 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
     : agentsObject.safeParse(raw);
   if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issuesText(parsed.error)}`);
   const { agents, app_state } = parsed.data;
-  const agentsConfig = agents.map((a) => ({
-    name: a.name,
-    description: a.description,
-    instruction: a.instruction,
-    baseURL: a.base_url,
-    model: a.model,
-    apiKey: a.api_key_env ? env[a.api_key_env] : undefined,
-  }));
+  const key = (name?: string) => (name ? env[name] : undefined);
+  const agentsConfig = agents.map(
+    (a): ModelAgentConfig => ({
+      name: a.name,
+      description: a.description,
+      instruction: a.instruction,
+      // Checked above: a single `model` comes with its `base_url`, and each of `models` has one of its own or the agent's.
+      models: (a.models ?? [{ name: a.model as string, model: a.model as string, price: a.price }]).map((m) => ({
+        name: m.name,
+        model: m.model,
+        baseURL: (m.base_url ?? a.base_url) as string,
+        apiKey: key(m.api_key_env ?? a.api_key_env),
+        ...(m.price ? { price: m.price } : {}),
+      })),
+    }),
+  );
   return { agents: agentsConfig, appState: app_state };
 }
 
@@ -160,9 +217,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       name: "assistant",
       description: `Chat model ${e.OPENAI_MODEL} at an OpenAI-compatible endpoint`,
       instruction: DEFAULT_INSTRUCTION,
-      baseURL: e.OPENAI_BASE_URL,
-      model: e.OPENAI_MODEL,
-      apiKey: e.OPENAI_API_KEY,
+      models: [{ name: e.OPENAI_MODEL, model: e.OPENAI_MODEL, baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY }],
     });
   }
   const file = e.AGENTS_FILE ? readAgentsFile(e.AGENTS_FILE, env) : { agents: [], appState: {} };
@@ -185,6 +240,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       concurrentTurns: e.RETRACE_MAX_CONCURRENT_TURNS,
       sessions: e.RETRACE_MAX_SESSIONS,
       storedBytes: e.RETRACE_MAX_STORED_BYTES,
+      tokensPerDay: e.RETRACE_MAX_TOKENS_PER_DAY,
     },
     turnLeaseMs: e.RETRACE_TURN_LEASE_MS,
     modelAgents,

@@ -62,6 +62,13 @@ export class HistoryChangedError extends AppError {
   }
 }
 
+/** A message that names a model its agent does not list (A2A `metadata.retrace_model`). */
+export class UnknownModelError extends AppError {
+  constructor(agent: string, model: string, models: string[]) {
+    super(400, "unknown_model", `Agent ${agent} has no model "${model}"; it has ${models.join(", ")}`);
+  }
+}
+
 export class InvalidReferenceError extends AppError {
   constructor(message: string) {
     super(422, "invalid_reference", message);

@@ -23,6 +23,7 @@ function sessionRequests(sessionId: string, invocationId: string): [string, unkn
     ["GET artifact", routes.artifactFile.GET, { params: file }],
     ["GET artifact version", routes.artifactFile.GET, { params: file, path: "/x?version=0" }],
     ["GET tree", routes.tree.GET, { params }],
+    ["GET compare", routes.compare.GET, { params, path: `/x?a=${invocationId}&b=${invocationId}` }],
     ["PUT label", routes.label.PUT, { method: "PUT", params: { ...params, invocationId }, body: { label: "mine", pinned: true } }],
   ];
 }

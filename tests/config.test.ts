@@ -48,7 +48,7 @@ describe("configuration, validated at start-up", () => {
   it("AGENTS_FILE: a list of model agents, or {agents, app_state}; errors name the file and the field", () => {
     const agent = { name: "local", base_url: "http://localhost:11434/v1", model: "llama3.1", api_key_env: "KEY" };
     expect(parseConfig(env({ AGENTS_FILE: agentsFile([agent]), KEY: "k" })).modelAgents).toEqual([
-      expect.objectContaining({ name: "local", baseURL: agent.base_url, model: "llama3.1", apiKey: "k" }),
+      expect.objectContaining({ name: "local", models: [{ name: "llama3.1", baseURL: agent.base_url, model: "llama3.1", apiKey: "k" }] }),
     ]);
     const both = parseConfig(env({ AGENTS_FILE: agentsFile({ agents: [agent], app_state: { demo: { "app:motd": "hi" } } }) }));
     expect(both.appState).toEqual({ demo: { "app:motd": "hi" } });
@@ -62,6 +62,79 @@ describe("configuration, validated at start-up", () => {
       [[agent, agent], /two agents share a name/],
     ] as const) {
       expect(() => parseConfig(env({ AGENTS_FILE: agentsFile(content) }))).toThrow(message);
+    }
+  });
+
+  it("AGENTS_FILE: an agent lists several models, each with its own endpoint, key and price or the agent's; the first is the default", () => {
+    const file = agentsFile([
+      {
+        name: "team",
+        base_url: "http://llm.internal/v1",
+        api_key_env: "TEAM_KEY",
+        models: [
+          { name: "fast", model: "gpt-4o-mini", price: { input_per_million: 0.15, output_per_million: 0.6 } },
+          { name: "local", model: "llama3.1", base_url: "http://localhost:11434/v1", api_key_env: "OLLAMA_KEY" },
+          { name: "eu", model: "mistral-small", price: { input_per_million: 0.2, output_per_million: 0.6, currency: "EUR" } },
+        ],
+      },
+      { name: "solo", base_url: "http://x.internal/v1", model: "qwen2.5:7b", price: { input_per_million: 1, output_per_million: 2 } },
+    ]);
+    const [team, solo] = parseConfig(env({ AGENTS_FILE: file, TEAM_KEY: "t", OLLAMA_KEY: "o" })).modelAgents;
+    expect(team.models).toEqual([
+      {
+        name: "fast",
+        model: "gpt-4o-mini",
+        baseURL: "http://llm.internal/v1",
+        apiKey: "t",
+        price: { input_per_million: 0.15, output_per_million: 0.6, currency: "USD" },
+      },
+      { name: "local", model: "llama3.1", baseURL: "http://localhost:11434/v1", apiKey: "o" },
+      {
+        name: "eu",
+        model: "mistral-small",
+        baseURL: "http://llm.internal/v1",
+        apiKey: "t",
+        price: { input_per_million: 0.2, output_per_million: 0.6, currency: "EUR" },
+      },
+    ]);
+    expect(solo.models).toEqual([
+      {
+        name: "qwen2.5:7b",
+        model: "qwen2.5:7b",
+        baseURL: "http://x.internal/v1",
+        price: { input_per_million: 1, output_per_million: 2, currency: "USD" },
+      },
+    ]);
+    const base = { name: "a", base_url: "http://x/v1" };
+    const two = [
+      { name: "m", model: "x" },
+      { name: "m", model: "y" },
+    ];
+    for (const [agent, message] of [
+      [{ ...base }, /0: give either model or models/],
+      [{ ...base, model: "x", models: [{ name: "m", model: "x" }] }, /0: give either model or models/],
+      [{ ...base, models: two }, /two models are named m/],
+      [{ name: "a", models: [{ name: "m", model: "x" }] }, /model m needs a base_url/],
+      [{ name: "a", model: "x" }, /base_url is required/],
+      [{ ...base, models: [] }, /models lists at least one model/],
+      [{ ...base, models: [{ name: " m", model: "x" }] }, /model names are 1 to 100 characters/],
+      [{ ...base, model: "x", price: { input_per_million: -1, output_per_million: 1 } }, /0\.price\.input_per_million/],
+      [{ ...base, model: "x", price: { input_per_million: 1, output_per_million: 1, currency: "usd" } }, /currency is a three-letter code/],
+      [
+        { ...base, models: [{ name: "m", model: "x" }], price: { input_per_million: 1, output_per_million: 1 } },
+        /each model has its own price/,
+      ],
+      [{ ...base, models: [{ name: "m", model: "x", temperature: 1 }] }, /temperature/],
+    ] as const) {
+      expect(() => parseConfig(env({ AGENTS_FILE: agentsFile([agent]) })), JSON.stringify(agent)).toThrow(message);
+    }
+  });
+
+  it("RETRACE_MAX_TOKENS_PER_DAY: a positive whole number of tokens; unset is no budget", () => {
+    expect(parseConfig(env({})).limits.tokensPerDay).toBeUndefined();
+    expect(parseConfig(env({ RETRACE_MAX_TOKENS_PER_DAY: "50000" })).limits.tokensPerDay).toBe(50_000);
+    for (const value of ["0", "-5", "1.5", "lots"]) {
+      expect(() => parseConfig(env({ RETRACE_MAX_TOKENS_PER_DAY: value }))).toThrow(/RETRACE_MAX_TOKENS_PER_DAY/);
     }
   });
 

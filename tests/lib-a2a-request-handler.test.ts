@@ -62,8 +62,10 @@ describe("A2A v0.3 JSON-RPC", () => {
       artifact: { artifactId: stored.at(-1)!.messageId, parts: [{ kind: "text", text: "Done — **color** is now `red`." }] },
       append: false,
       lastChunk: true,
-      metadata: task.metadata,
+      metadata: (final as TaskStatusUpdateEvent).metadata,
     });
+    // Both carry the final task's metadata: the turn's usage is known only at its end.
+    expect((final as TaskStatusUpdateEvent).metadata).toEqual({ ...task.metadata, kagent_usage_metadata: expect.any(Object) });
   });
 
   it("a turn closes with the artifact only when it ends on the agent's reply; a failure's note is in its final update", async () => {

@@ -48,8 +48,9 @@ describe("A2A v1.0 JSON-RPC", () => {
       contextId: first.task.contextId,
       artifact: { artifactId: reply.messageId, parts: reply.parts },
       lastChunk: true,
-      metadata: first.task.metadata,
+      metadata: final.statusUpdate.metadata,
     });
+    expect(final.statusUpdate.metadata).toEqual({ ...first.task.metadata, kagent_usage_metadata: expect.any(Object) });
   });
 
   it("the rewind control message works in v1.0 too, with and without text", async () => {

@@ -14,9 +14,9 @@ afterEach(() => {
   delete process.env.DEMO_WORD_DELAY_MS;
 });
 
-async function turn(f: Fixture, text: string, agent: Agent = demo) {
+async function turn(f: Fixture, text: string, agent: Agent = demo, model?: string) {
   process.env.DEMO_WORD_DELAY_MS ??= "0";
-  return (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent, text })).done;
+  return (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent, text, model })).done;
 }
 
 const events = async (f: Fixture) => (await listEvents(f.userId, f.sessionId, "all")).items;
@@ -113,6 +113,36 @@ describe("demo agent: turns on the real store", () => {
     expect(reply(await turn(f, "what is color?"))).toBe("**color** is `red`.");
   });
 
+  it("has two models: demo-terse uses the same tools and answers in a few words; a word is a token", async () => {
+    const f = await fixture();
+    const usage = (said: string, answer: string) => {
+      const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
+      return { prompt_token_count: words(said), candidates_token_count: words(answer), total_token_count: words(said) + words(answer) };
+    };
+    const cases = [
+      ["set color to red", "Done — **color** is now `red`.", "color = `red`"],
+      ["what is color?", "**color** is `red`.", "`red`"],
+      ["what is size?", "I don't have a value for **size** yet.", "Unset."],
+      ["save file a.txt with content hi", "Saved **a.txt** (version 0).", "Saved, v1."],
+      ["load file a.txt", "Here is **a.txt** (version 1):\n\nhi", "v1:\n\nhi"],
+      ["load file b.txt", "I couldn't find **b.txt** — it does not exist (or a rewind removed it).", "Not found."],
+      [
+        "hello",
+        expect.stringMatching(/^Hi! I'm the demo agent/),
+        "Try: set color to red · what is color? · save file notes.txt with content hello · load file notes.txt · recap",
+      ],
+    ] as const;
+    for (const [said, full, terse] of cases) {
+      const answered = await turn(f, said);
+      expect(reply(answered)).toEqual(full);
+      expect(answered.metadata?.kagent_usage_metadata).toEqual(usage(said, reply(answered)));
+      const short = await turn(f, said, demo, "demo-terse");
+      expect(reply(short)).toBe(terse);
+      expect(short.metadata).toMatchObject({ retrace_model: "demo-terse", kagent_usage_metadata: usage(said, terse) });
+    }
+    expect(reply(await turn(f, "recap", demo, "demo-terse"))).toMatch(/^set color to red · set color to red · what is color\?/);
+  });
+
   it("saves and loads files, and a rewound file is not found", async () => {
     const f = await fixture();
     const saved = await turn(f, "save file notes.txt with content hello");
@@ -202,6 +232,7 @@ describe("demo agent: turns on the real store", () => {
     const slowTool: Agent = {
       name: "demo",
       description: "",
+      models: [{ name: "demo" }],
       async *run(ctx) {
         yield { type: "event", parts: [{ function_call: { id: "c1", name: "load_state", args: { key: "k" } } }] };
         calling();
@@ -244,6 +275,7 @@ describe("demo agent: turns on the real store", () => {
     const broken: Agent = {
       name: "demo",
       description: "",
+      models: [{ name: "demo" }],
       async *run() {
         yield { type: "event", parts: [{ function_call: { id: "c1", name: "update_state", args: {} } }] };
         throw new Error("model endpoint unreachable");

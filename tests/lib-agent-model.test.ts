@@ -7,9 +7,11 @@ import { getSession, listEvents } from "@/lib/db/queries";
 import { fixture } from "./helpers";
 
 // A minimal OpenAI-compatible streaming endpoint: a tool call for "remember K is V", the tool
-// result echoed once a tool answered, 401 for "fail", otherwise a slow stream of words.
+// result echoed once a tool answered, 401 for "fail", otherwise a slow stream of words. Asked for usage, it
+// reports 10 prompt tokens per message sent and 3 completion tokens; it notes the model each request named.
 let server: Server;
 let port = 0;
+const asked: string[] = [];
 
 const sse = (res: ServerResponse, delta: object, finish: string | null = null) =>
   res.write(
@@ -19,7 +21,9 @@ const sse = (res: ServerResponse, delta: object, finish: string | null = null) =
 async function completions(req: IncomingMessage, res: ServerResponse) {
   let body = "";
   for await (const chunk of req) body += chunk;
-  const messages: { role: string; content: unknown }[] = JSON.parse(body).messages;
+  const request = JSON.parse(body);
+  const messages: { role: string; content: unknown }[] = request.messages;
+  asked.push(request.model);
   const last = messages.at(-1)!;
   const text = typeof last.content === "string" ? last.content : "";
   if (text.startsWith("fail"))
@@ -41,6 +45,10 @@ async function completions(req: IncomingMessage, res: ServerResponse) {
     }
     sse(res, {}, "stop");
   }
+  if (request.stream_options?.include_usage) {
+    const usage = { prompt_tokens: 10 * messages.length, completion_tokens: 3, total_tokens: 10 * messages.length + 3 };
+    res.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage })}\n\n`);
+  }
   res.end("data: [DONE]\n\n");
 }
 
@@ -54,9 +62,62 @@ afterAll(() => {
 });
 
 const agent = () =>
-  modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${port}/v1`, model: "fake", apiKey: "k" });
+  modelAgent({
+    name: "assistant",
+    description: "",
+    instruction: "",
+    models: [{ name: "fake", model: "fake", baseURL: `http://127.0.0.1:${port}/v1`, apiKey: "k" }],
+  });
 
 describe("model agent through the runtime", () => {
+  it("runs each turn on the model it names; each model call's usage goes on its first event and is summed and priced on the task", async () => {
+    const f = await fixture({}, "assistant");
+    const priced = modelAgent({
+      name: "assistant",
+      description: "",
+      instruction: "",
+      models: [
+        { name: "small", model: "fake-small", baseURL: `http://127.0.0.1:${port}/v1` },
+        {
+          name: "big",
+          model: "fake-big",
+          baseURL: `http://127.0.0.1:${port}/v1`,
+          price: { input_per_million: 2, output_per_million: 10, currency: "USD" },
+        },
+      ],
+    });
+    expect(priced.models).toEqual([
+      { name: "small" },
+      { name: "big", price: { input_per_million: 2, output_per_million: 10, currency: "USD" } },
+    ]);
+    asked.length = 0;
+    const task = await (
+      await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: priced, text: "remember color is red", model: "big" })
+    ).done;
+    expect(asked).toEqual(["fake-big", "fake-big"]);
+    // Two model calls: the tool call (system + user: 20 prompt tokens) and the answer (system, user, call, result: 40).
+    const events = (await listEvents(f.userId, f.sessionId, "all")).items;
+    expect(events.map((e) => e.usage_metadata ?? null)).toEqual([
+      null,
+      { prompt_token_count: 20, candidates_token_count: 3, total_token_count: 23 },
+      null,
+      { prompt_token_count: 40, candidates_token_count: 3, total_token_count: 43 },
+    ]);
+    expect(task.metadata).toMatchObject({
+      retrace_model: "big",
+      kagent_usage_metadata: { prompt_token_count: 60, candidates_token_count: 6, total_token_count: 66 },
+      retrace_cost: { amount: (60 * 2 + 6 * 10) / 1e6, currency: "USD" },
+    });
+    const unpriced = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: priced, text: "remember size is 2" })).done;
+    expect(asked.slice(2)).toEqual(["fake-small", "fake-small"]);
+    expect(unpriced.metadata?.retrace_cost).toBeUndefined();
+    await expect(
+      startTurn({ userId: f.userId, sessionId: f.sessionId, agent: priced, text: "hi", model: "fake-big" }),
+    ).rejects.toMatchObject({
+      code: "unknown_model",
+    });
+  });
+
   it("turns a tool call into call, response (with its state delta) and final text events", async () => {
     const f = await fixture({}, "assistant");
     const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "remember color is red" })).done;
@@ -86,8 +147,7 @@ describe("model agent through the runtime", () => {
       name: "assistant",
       description: "",
       instruction: "",
-      baseURL: `http://127.0.0.1:${deadPort}/v1`,
-      model: "fake",
+      models: [{ name: "fake", model: "fake", baseURL: `http://127.0.0.1:${deadPort}/v1` }],
     });
     const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: unreachable, text: "hello" })).done;
     expect(task.status.state).toBe("failed");

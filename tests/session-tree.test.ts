@@ -7,6 +7,9 @@ const row = (invocationId: string, parentId: string | null, firstSeq: number, te
   firstSeq,
   text,
   timestamp: 1_700_000_000 + firstSeq,
+  model: null,
+  usage: null,
+  cost: null,
 });
 
 describe("the chat's map (pure)", () => {

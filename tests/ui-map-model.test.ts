@@ -8,6 +8,9 @@ const row = (invocationId: string, parentId: string | null, firstSeq: number): T
   firstSeq,
   text: invocationId,
   timestamp: 1_700_000_000,
+  model: null,
+  usage: null,
+  cost: null,
 });
 
 // A, then B with versions B2 and B3 (B2 shown, with a turn C after it); a fork after A; this chat forked after B3.

@@ -1,5 +1,7 @@
 // A small OpenAI-compatible Chat Completions server for tests: deterministic replies, tool calls,
-// failures on demand, and a record of every request it received (GET /__requests).
+// failures on demand, token usage as OpenAI reports it (the stream's last chunk when asked with
+// `stream_options.include_usage`), and a record of every request it received and the usage it reported
+// (GET /__requests).
 import { createServer } from "node:http";
 
 const port = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
@@ -11,8 +13,8 @@ const lastUserText = (messages) => {
   return typeof user.content === "string" ? user.content : user.content.map((p) => p.text ?? "").join("");
 };
 
-/** Decides the model's answer from the conversation it was sent. */
-function reply(messages) {
+/** Decides the model's answer from the conversation it was sent; a model other than `fake-model` says who it is first. */
+function reply(messages, model) {
   const last = messages.at(-1);
   if (last?.role === "tool") return { text: `Done: ${last.content}` };
   const text = lastUserText(messages);
@@ -26,7 +28,17 @@ function reply(messages) {
   if (/slow/i.test(text)) return { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(" "), delay: 100 };
   if (/take your time/i.test(text)) return { text: Array.from({ length: 30 }, (_, i) => `step${i}`).join(" "), delay: 100 };
   const users = messages.filter((m) => m.role === "user").length;
-  return { text: `You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"})` };
+  const who = model && model !== "fake-model" ? `${model} here. ` : "";
+  return { text: `${who}You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"})` };
+}
+
+const words = (value) => (typeof value === "string" ? value : JSON.stringify(value ?? "")).split(/\s+/).filter(Boolean).length;
+
+/** Tokens as this fake counts them: a word of the messages sent is a prompt token, a word of the answer (12 for a tool call) a completion token. */
+function usageOf(messages, answer) {
+  const prompt = messages.reduce((sum, m) => sum + words(m.content), 0);
+  const completion = answer.toolCall ? 12 : words(answer.text);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -36,7 +48,7 @@ function chunk(id, delta, finish = null) {
 }
 
 async function completions(res, body, entry) {
-  const answer = reply(body.messages ?? []);
+  const answer = reply(body.messages ?? [], body.model);
   if (answer.status) {
     res.writeHead(answer.status, { "content-type": "application/json" });
     return res.end(JSON.stringify({ error: { message: answer.error, type: "invalid_request_error" } }));
@@ -56,6 +68,7 @@ async function completions(res, body, entry) {
           ],
         }
       : { role: "assistant", content: answer.text };
+    entry.usage = usageOf(body.messages ?? [], answer);
     res.writeHead(200, { "content-type": "application/json" });
     return res.end(
       JSON.stringify({
@@ -64,6 +77,7 @@ async function completions(res, body, entry) {
         created: 1,
         model: "fake-model",
         choices: [{ index: 0, message, finish_reason: answer.toolCall ? "tool_calls" : "stop" }],
+        usage: entry.usage,
       }),
     );
   }
@@ -102,6 +116,12 @@ async function completions(res, body, entry) {
     }
     res.write(chunk(id, {}, "stop"));
   }
+  if (body.stream_options?.include_usage) {
+    entry.usage = usageOf(body.messages ?? [], answer);
+    res.write(
+      `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [], usage: entry.usage })}\n\n`,
+    );
+  }
   res.write("data: [DONE]\n\n");
   res.end();
 }
@@ -121,7 +141,7 @@ createServer((req, res) => {
     }
     if (req.url?.endsWith("/chat/completions") && req.method === "POST") {
       const body = JSON.parse(raw || "{}");
-      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false };
+      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false, usage: null };
       requests.push(entry);
       return void completions(res, body, entry);
     }

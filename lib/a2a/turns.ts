@@ -15,6 +15,7 @@ const controlMetadata = z.looseObject({
   kagent_rewind_before_invocation_id: z.string().min(1).optional(),
   retrace_rewind_reason: z.enum(["rewind", "edit", "regenerate"]).optional(),
   retrace_last_invocation_id: z.string().min(1).nullable().optional(),
+  retrace_model: z.string("metadata.retrace_model must be a model's name").optional(),
 });
 
 /** What a turn reads of a sent message, checked: the SDK passes fields of any JSON type on. */
@@ -46,6 +47,7 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
     kagent_rewind_before_invocation_id: rewindTo,
     retrace_rewind_reason: reason,
     retrace_last_invocation_id: lastInvocationId,
+    retrace_model: model,
   } = parsed.data;
   const text = coreMessageText(message).trim();
   if (!text && !rewindTo) throw malformed("The message has no text");
@@ -61,7 +63,9 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
     }
     const rewindBefore = rewindTo ? { invocationId: rewindTo, reason: reason ?? "rewind" } : undefined;
     // Without a contextId the turn starts a new chat, in the same transaction.
-    return { turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId, rewindBefore, lastInvocationId }) };
+    return {
+      turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId, rewindBefore, lastInvocationId, model }),
+    };
   } catch (error) {
     throw error instanceof WrongAgentError ? malformed(error.message) : toA2AError(error);
   }
@@ -70,7 +74,15 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
 function statusUpdate(task: Task, update: Exclude<TurnUpdate, { kind: "task" }>): TaskStatusUpdateEvent {
   const final = update.kind === "done";
   const status = final ? update.task.status : { state: "working" as const, timestamp: new Date().toISOString(), message: update.message };
-  return { kind: "status-update", taskId: task.id, contextId: task.contextId, status, final, metadata: task.metadata };
+  // The final update carries the final task's metadata: its usage (`kagent_usage_metadata`) is known only then.
+  return {
+    kind: "status-update",
+    taskId: task.id,
+    contextId: task.contextId,
+    status,
+    final,
+    metadata: final ? update.task.metadata : task.metadata,
+  };
 }
 
 /**

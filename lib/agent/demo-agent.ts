@@ -5,10 +5,10 @@ import { userTexts } from "./context";
 import { executeTool, type ToolName } from "./tools";
 import type { Agent, AgentOutput, InvocationContext } from "./types";
 
-export type Intent =
-  | { tool: ToolName; args: Record<string, Json>; reply: (response: Record<string, Json>) => string }
-  | { recap: true }
-  | { help: true };
+/** What the demo's `demo` model says after a tool call, and what its `demo-terse` model says. */
+type Reply = (response: Record<string, Json>) => string;
+
+export type Intent = { tool: ToolName; args: Record<string, Json>; reply: Reply; terse: Reply } | { recap: true } | { help: true };
 
 const NAME = String.raw`["'\x60]?([^\s"'\x60]+?)["'\x60]?`;
 const SET = new RegExp(
@@ -53,6 +53,7 @@ export function parseIntent(text: string): Intent {
       tool: "save_artifact",
       args: { filename, content: unquote(content.trim()) },
       reply: (r) => ("error" in r ? `I couldn't save **${filename}**: ${r.error}` : `Saved **${filename}** (version ${r.version}).`),
+      terse: (r) => ("error" in r ? `Not saved: ${r.error}` : `Saved, v${r.version}.`),
     };
   }
   const t = text
@@ -71,6 +72,7 @@ export function parseIntent(text: string): Intent {
         const total = typeof r.total_characters === "number" ? r.total_characters : r.content.length;
         return `Here is the start of **${filename}** (version ${r.version}; ${MAX_ECHO} of ${total} characters):\n\n${r.content.slice(0, MAX_ECHO)}`;
       },
+      terse: (r) => (typeof r.content === "string" ? `v${r.version}:\n\n${r.content.slice(0, MAX_ECHO)}` : "Not found."),
     };
   }
   m = t.match(SET);
@@ -80,6 +82,7 @@ export function parseIntent(text: string): Intent {
       tool: "update_state",
       args: { key, value: parseValue(m[2]) },
       reply: (r) => ("error" in r ? `I couldn't set **${key}**: ${r.error}` : `Done — **${key}** is now ${code(r.value)}.`),
+      terse: (r) => ("error" in r ? `Not set: ${r.error}` : `${key} = ${code(r.value)}`),
     };
   }
   m = t.match(GET);
@@ -89,6 +92,7 @@ export function parseIntent(text: string): Intent {
       tool: "load_state",
       args: { key },
       reply: (r) => ("value" in r ? `**${key}** is ${code(r.value)}.` : `I don't have a value for **${key}** yet.`),
+      terse: (r) => ("value" in r ? code(r.value) : "Unset."),
     };
   }
   if (/\brecap\b/i.test(t)) return { recap: true };
@@ -105,11 +109,26 @@ const HELP =
   "**save** files (`save file notes.txt with content hello`), **load** them (`load file notes.txt`) and " +
   "**recap** what you've said. Open a message's menu to rewind or fork the chat from there.";
 
-async function recap(ctx: InvocationContext): Promise<string> {
-  const said = userTexts(await ctx.history(), ctx.invocationId);
+const TERSE_HELP = "Try: set color to red · what is color? · save file notes.txt with content hello · load file notes.txt · recap";
+
+async function recap(ctx: InvocationContext, terse: boolean): Promise<string> {
+  const said = userTexts(await ctx.history(), ctx.invocationId).map((s) => s.replace(/\s+/g, " "));
+  if (terse) return said.length === 0 ? "Nothing yet." : said.join(" · ");
   if (said.length === 0) return "This is the start of our conversation — nothing to recap yet.";
-  return `Here is what you said so far:\n\n${said.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, " ")}`).join("\n")}`;
+  return `Here is what you said so far:\n\n${said.map((s, i) => `${i + 1}. ${s}`).join("\n")}`;
 }
+
+/** The demo's models: the same tools, replies in full or in a few words. */
+const DEMO_MODELS = [{ name: DEMO_AGENT }, { name: `${DEMO_AGENT}-terse` }];
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/** The demo's token counts, deterministic (docs/semantics.md, "The demo agent"): a word is a token. */
+const demoUsage = (prompt: string, reply: string) => ({
+  prompt_token_count: words(prompt),
+  candidates_token_count: words(reply),
+  total_token_count: words(prompt) + words(reply),
+});
 
 function wordDelay(): number {
   const value = Number(process.env.DEMO_WORD_DELAY_MS ?? 25);
@@ -137,28 +156,30 @@ function chunks(text: string): string[] {
   return Array.from({ length: Math.ceil(words.length / size) }, (_, i) => words.slice(i * size, (i + 1) * size).join(""));
 }
 
-/** Streams `text` word by word (a few words at a time when it is long), then emits it as one final event. */
-async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<AgentOutput> {
+/** Streams the reply word by word (a few words at a time when it is long), then emits it as one final event with its usage. */
+async function* streamText(ctx: InvocationContext, text: string): AsyncGenerator<AgentOutput> {
   const delay = wordDelay();
   for (const chunk of chunks(text)) {
-    if (signal.aborted) return;
+    if (ctx.signal.aborted) return;
     yield { type: "text-delta", text: chunk };
-    await sleep(delay, signal);
+    await sleep(delay, ctx.signal);
   }
-  if (!signal.aborted) yield { type: "event", parts: [{ text }] };
+  if (!ctx.signal.aborted) yield { type: "event", parts: [{ text }], usage: demoUsage(eventText(ctx.userEvent), text) };
 }
 
 export const demoAgent: Agent = {
   name: DEMO_AGENT,
   description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation.",
+  models: DEMO_MODELS,
   async *run(ctx) {
+    const terse = ctx.model !== DEMO_AGENT;
     const intent = parseIntent(eventText(ctx.userEvent));
-    if ("help" in intent) return yield* streamText(HELP, ctx.signal);
-    if ("recap" in intent) return yield* streamText(await recap(ctx), ctx.signal);
+    if ("help" in intent) return yield* streamText(ctx, terse ? TERSE_HELP : HELP);
+    if ("recap" in intent) return yield* streamText(ctx, await recap(ctx, terse));
     const id = `adk-${randomUUID()}`;
     yield { type: "event", parts: [{ function_call: { id, name: intent.tool, args: intent.args } }] };
     const result = await executeTool(ctx, intent.tool, intent.args);
     yield { type: "event", parts: [{ function_response: { id, name: intent.tool, response: result.response } }], actions: result.actions };
-    yield* streamText(intent.reply(result.response), ctx.signal);
+    yield* streamText(ctx, (terse ? intent.terse : intent.reply)(result.response));
   },
 };

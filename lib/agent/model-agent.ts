@@ -4,6 +4,7 @@ import { APICallError, jsonSchema, streamText, type ToolSet, tool } from "ai";
 import { z } from "zod";
 import type { ModelAgentConfig } from "@/lib/config";
 import type { AdkEvent, Part } from "@/lib/session/types";
+import type { UsageMetadata } from "@/lib/session/usage";
 import { toModelMessages } from "./model-messages";
 import { executeTool, toolDescriptions, toolInputs } from "./tools";
 import type { Agent, AgentOutput } from "./types";
@@ -27,13 +28,30 @@ function describeFailure(error: unknown): string {
   return `The model endpoint failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** An OpenAI-compatible chat model behind the same invocation/event pipeline as the demo agent. */
+/** A step's usage as ADK reports it; none when the provider reported none. */
+function stepUsage(usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number }): UsageMetadata | undefined {
+  if (usage.inputTokens === undefined && usage.outputTokens === undefined && usage.totalTokens === undefined) return undefined;
+  const prompt = usage.inputTokens ?? 0;
+  const candidates = usage.outputTokens ?? 0;
+  return { prompt_token_count: prompt, candidates_token_count: candidates, total_token_count: usage.totalTokens ?? prompt + candidates };
+}
+
+/** OpenAI-compatible chat models behind the same invocation/event pipeline as the demo agent; each turn runs on the model it names. */
 export function modelAgent(config: ModelAgentConfig): Agent {
-  const provider = createOpenAICompatible({ name: config.name, baseURL: config.baseURL, apiKey: config.apiKey });
+  // `includeUsage` asks for the stream's final usage chunk (OpenAI's `stream_options.include_usage`).
+  const models = new Map(
+    config.models.map((m) => [
+      m.name,
+      createOpenAICompatible({ name: config.name, baseURL: m.baseURL, apiKey: m.apiKey, includeUsage: true }).chatModel(m.model),
+    ]),
+  );
   return {
     name: config.name,
     description: config.description,
+    models: config.models.map(({ name, price }) => ({ name, ...(price ? { price } : {}) })),
     async *run(ctx): AsyncGenerator<AgentOutput> {
+      const model = models.get(ctx.model);
+      if (!model) throw new Error(`${config.name} has no model ${ctx.model}`);
       // Events of this turn so far, so each step's request includes its own tool calls and results.
       const turn: AdkEvent[] = [];
       const asEvent = (parts: Part[]): AdkEvent => ({
@@ -46,7 +64,7 @@ export function modelAgent(config: ModelAgentConfig): Agent {
       const history = await ctx.history();
       for (let step = 0; step < MAX_STEPS; step++) {
         const result = streamText({
-          model: provider.chatModel(config.model),
+          model,
           system: config.instruction,
           messages: toModelMessages([...history, ...turn]),
           tools,
@@ -54,6 +72,7 @@ export function modelAgent(config: ModelAgentConfig): Agent {
           abortSignal: ctx.signal,
         });
         let text = "";
+        let usage: UsageMetadata | undefined;
         const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
         for await (const part of result.fullStream) {
           if (part.type === "text-delta") {
@@ -61,21 +80,26 @@ export function modelAgent(config: ModelAgentConfig): Agent {
             yield { type: "text-delta", text: part.text };
           } else if (part.type === "tool-call") {
             calls.push(part);
+          } else if (part.type === "finish-step") {
+            usage = stepUsage(part.usage);
           } else if (part.type === "error") {
             throw new Error(describeFailure(part.error));
           }
         }
         if (ctx.signal.aborted) return;
-        if (text) {
-          yield { type: "event", parts: [{ text }] };
+        // The step's usage goes on its first event; a step that said nothing still reports what it cost.
+        if (text || (calls.length === 0 && usage)) {
+          yield { type: "event", parts: [{ text }], usage };
           turn.push(asEvent([{ text }]));
+          usage = undefined;
         }
         if (calls.length === 0) return;
         for (const call of calls) {
           const callPart = {
             function_call: { id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, never> },
           };
-          yield { type: "event", parts: [callPart] };
+          yield { type: "event", parts: [callPart], usage };
+          usage = undefined;
           const outcome = await executeTool(ctx, call.toolName, call.input);
           const responsePart = { function_response: { id: call.toolCallId, name: call.toolName, response: outcome.response } };
           yield { type: "event", parts: [responsePart], actions: outcome.actions };

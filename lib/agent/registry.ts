@@ -3,7 +3,7 @@ import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { demoAgent } from "./demo-agent";
 import { modelAgent } from "./model-agent";
-import type { Agent } from "./types";
+import type { Agent, ModelInfo } from "./types";
 
 // Model agents are built once per configuration, not on every request.
 const perProcess = globalThis as typeof globalThis & { __retraceAgents?: { from: object; agents: Agent[] } };
@@ -16,8 +16,15 @@ function agents(): Agent[] {
   return perProcess.__retraceAgents.agents;
 }
 
-export function listAgents(): { name: string; description: string }[] {
-  return agents().map(({ name, description }) => ({ name, description }));
+/** What `GET /api/agents` and the pages show of each agent: its models too, the first the default. */
+export interface AgentInfo {
+  name: string;
+  description: string;
+  models: ModelInfo[];
+}
+
+export function listAgents(): AgentInfo[] {
+  return agents().map(({ name, description, models }) => ({ name, description, models }));
 }
 
 export function getAgent(name: string): Agent {

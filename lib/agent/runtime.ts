@@ -4,14 +4,15 @@ import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
 import { beginTurn, currentState } from "@/lib/db/queries";
 import type { TurnWriter } from "@/lib/db/turn-writes";
-import { StaleTurnError } from "@/lib/errors";
+import { StaleTurnError, UnknownModelError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
+import { addUsage, costOf, type UsageMetadata } from "@/lib/session/usage";
 import { agentNote, eventToMessage, messageText } from "@/lib/task/convert";
 import type { Message, Task, TaskState } from "@/lib/task/types";
 import { CONTEXT_EVENTS } from "./context";
 import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
-import type { Agent } from "./types";
+import type { Agent, ModelInfo } from "./types";
 
 export { cancelTurn, type TurnUpdate, watchTurn } from "./live";
 
@@ -23,6 +24,18 @@ export interface Turn {
 }
 
 const now = () => new Date().toISOString();
+
+/** The model a turn asks for by name (the agent's first when none): unknown is refused before anything is written. */
+function pickModel(agent: Agent, name: string | undefined): ModelInfo {
+  const model = name === undefined ? agent.models[0] : agent.models.find((m) => m.name === name);
+  if (!model)
+    throw new UnknownModelError(
+      agent.name,
+      name ?? "",
+      agent.models.map((m) => m.name),
+    );
+  return model;
+}
 
 /** `read`, run on the first call only. */
 function once<T>(read: () => Promise<T>): () => Promise<T> {
@@ -51,8 +64,11 @@ export async function startTurn(opts: {
   rewindBefore?: { invocationId: string; reason: RewindReason };
   /** The turn the sender shows last, checked before anything is written (lib/db/tx/last-turn.ts). */
   lastInvocationId?: string | null;
+  /** The agent's model to run on, by name (its first when absent). */
+  model?: string;
 }): Promise<Turn> {
   const { userId, agent } = opts;
+  const model = pickModel(agent, opts.model);
   const sessionId = opts.sessionId ?? randomUUID();
   const invocationId = newInvocationId();
   const taskId = randomUUID();
@@ -64,6 +80,8 @@ export async function startTurn(opts: {
     content: { role: author === "user" ? "user" : "model", parts },
     actions: { state_delta: {}, artifact_delta: {}, ...actions },
     ...(author === "user" ? {} : { partial: false }),
+    // Which of the agent's models the turn ran on, on each of its events (docs/semantics.md, "Models, tokens and cost").
+    custom_metadata: { retrace_model: model.name },
     ...extra,
   });
   // The sender's A2A messageId is the id of the message it sent, as stored: a client finds what it sent.
@@ -74,7 +92,7 @@ export async function startTurn(opts: {
     contextId: sessionId,
     status: { state: "submitted", timestamp: now() },
     history: [eventToMessage(userEvent, sessionId, taskId)],
-    metadata: { kagent_invocation_id: invocationId, kagent_agent: agent.name },
+    metadata: { kagent_invocation_id: invocationId, kagent_agent: agent.name, retrace_model: model.name },
   };
   // Stored as working: the turn runs from the moment it commits. Streams still open on "submitted".
   const begun = await beginTurn(userId, sessionId, {
@@ -88,13 +106,14 @@ export async function startTurn(opts: {
     lastInvocationId: opts.lastInvocationId,
   });
   if ("existing" in begun) return followTurn(userId, begun.existing);
-  return runLocal({ userId, sessionId, agent, task, invocationId, event, writer: begun });
+  return runLocal({ userId, sessionId, agent, model, task, invocationId, event, writer: begun });
 }
 
 function runLocal(turn: {
   userId: string;
   sessionId: string;
   agent: Agent;
+  model: ModelInfo;
   task: Task;
   invocationId: string;
   event: (author: string, parts: Part[], extra?: Partial<AdkEvent>, actions?: EventActions) => AdkEvent;
@@ -109,6 +128,8 @@ function runLocal(turn: {
   /** Counts stored text messages, so watchers elsewhere know when streamed text starts over. */
   let epoch = 0;
   let lost = false;
+  /** What the turn's model calls reported, summed onto the final task. */
+  let usage: UsageMetadata | null = null;
   const bus = getDb().then((db) => db.bus);
   const toBus = (update: TurnUpdate): BusMessage => {
     if (update.kind !== "partial") return { kind: "changed" };
@@ -155,6 +176,10 @@ function runLocal(turn: {
   };
   /** Ends the turn; its last events are stored in the same transaction (one write fewer per turn). */
   const finish = async (state: TaskState, note?: string, last: AdkEvent[] = []) => {
+    if (usage) {
+      const { price } = turn.model;
+      task.metadata = { ...task.metadata, kagent_usage_metadata: usage, ...(price ? { retrace_cost: costOf(usage, price) } : {}) };
+    }
     task.status = {
       state,
       timestamp: now(),
@@ -179,6 +204,7 @@ function runLocal(turn: {
         sessionId,
         taskId,
         agentName: agent.name,
+        model: turn.model.name,
         invocationId,
         userEvent: writer.event,
         history: once(() => writer.history(CONTEXT_EVENTS)),
@@ -195,7 +221,8 @@ function runLocal(turn: {
         }
         const text = output.parts.some((p) => p.text !== undefined);
         if (text) pending = "";
-        waiting.push(turn.event(agent.name, output.parts, {}, output.actions));
+        if (output.usage) usage = usage ? addUsage(usage, output.usage) : output.usage;
+        waiting.push(turn.event(agent.name, output.parts, output.usage ? { usage_metadata: output.usage } : {}, output.actions));
         // Anything else (a function response: the agent's next step may read the state it changed) is stored now.
         if (!text && !output.parts.some((p) => p.function_call)) await store();
       }

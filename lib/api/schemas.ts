@@ -102,6 +102,14 @@ export const searchQuery = z.object({
   before: pageFields.before,
 });
 
+/** Two turns of a chat to compare (`GET …/versions/compare?a=&b=`). */
+const turnId = (name: string) =>
+  z
+    .string({ error: `${name} is required: a turn's invocation id` })
+    .min(1)
+    .max(200);
+export const compareQuery = z.object({ a: turnId("a"), b: turnId("b") });
+
 /** The operator's app-wide state: `{"app:key": value | null}`; null deletes. */
 export const appStateInput = dataRecord(z.string().min(5).max(500), z.json())
   .refine((state) => Object.keys(state).length > 0, { message: "Give at least one app: key" })

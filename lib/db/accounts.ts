@@ -10,6 +10,7 @@ import { getDb } from "./client";
 import type { Executor } from "./database";
 import { ROW_BYTES } from "./tx/bytes";
 import { ownerKey } from "./tx/search-index";
+import { chargeTokens, tokenDay } from "./tx/tokens";
 import { ensureUser, lockUser } from "./tx/users";
 
 /** What a merge moved, for the sign-in's answer and the tests. */
@@ -66,8 +67,8 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     await tx.batch([ensureUser(accountId)]);
     // Both rows locked in one order, so two merges into one account cannot deadlock each other.
     for (const id of [guestId, accountId].sort()) await tx.batch([lockUser(tx.dialect, id)]);
-    const guest = await tx.one<{ activity: number; stored_bytes: number }>(
-      sql`SELECT activity, stored_bytes FROM users WHERE id = ${guestId}`,
+    const guest = await tx.one<{ activity: number; stored_bytes: number; tokens_day: number; tokens_used: number }>(
+      sql`SELECT activity, stored_bytes, tokens_day, tokens_used FROM users WHERE id = ${guestId}`,
     );
     if (!guest) return NOTHING; // a guest that never wrote anything has no rows
     await refuseRunningTurns(tx, guestId);
@@ -86,6 +87,10 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const bytes = Number(guest.stored_bytes) - dropped;
     await tx.run(sql`
       UPDATE users SET activity = activity + ${Number(guest.activity)}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${accountId}`);
+    // Tokens the guest used today count against the account's budget too: signing in starts no new day.
+    if (Number(guest.tokens_day) === tokenDay() && Number(guest.tokens_used) > 0) {
+      await tx.batch([chargeTokens(accountId, Number(guest.tokens_used))]);
+    }
     await tx.run(sql`DELETE FROM users WHERE id = ${guestId}`);
     return { sessions, ...state, fileVersions, bytes };
   });

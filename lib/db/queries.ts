@@ -16,4 +16,4 @@ export { readTree } from "./tree";
 export { appendTurnEvents, beginTurn, endTurn, historyAt } from "./turn-writes";
 export { reapAbandonedTurns, renewTurn, requestCancel, runningTurnOf } from "./turns";
 export { createUser } from "./users";
-export { listVersions, switchSession } from "./versions";
+export { compareVersions, listVersions, switchSession } from "./versions";

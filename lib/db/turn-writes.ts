@@ -7,6 +7,7 @@ import { config } from "@/lib/config";
 import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
 import type { RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
+import { usageOf } from "@/lib/session/usage";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
@@ -20,6 +21,7 @@ import { type Ahead, lookAhead } from "./tx/layout";
 import { rewindTx } from "./tx/rewind";
 import { insertSession, requireSession, roomForChat, sessionOf } from "./tx/sessions";
 import { storeTask, taskColumns, taskOfMessage, taskRefused, taskRowOfMessage } from "./tx/tasks";
+import { chargeTokens, checkTokenBudget, tokensToday } from "./tx/tokens";
 import { lockUser } from "./tx/users";
 
 /**
@@ -102,18 +104,20 @@ async function begin(
       SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${now}`);
     let row: SessionRow;
     let running: { n: number } | undefined;
+    let today: { used: number } | null | undefined;
     let ahead: Ahead | undefined;
     // One batch (one round trip on PostgreSQL), run in this order: each statement after the locks before it
     // are held, so none of them reads what a concurrent writer is changing.
     if (input.create) {
-      [, running] = await tx.batch([roomForChat(tx.dialect, userId), runningTurns]);
+      [, running, today] = await tx.batch([roomForChat(tx.dialect, userId), runningTurns, tokensToday(userId)]);
       row = await insertSession(tx, userId, { id: sessionId, agent: input.agent });
     } else {
-      const [owned, found, , count, looked] = await tx.batch([
+      const [owned, found, , count, used, looked] = await tx.batch([
         sessionOf(tx.dialect, userId, sessionId, true),
         input.messageId ? taskRowOfMessage(sessionId, input.messageId) : null,
         lockUser(tx.dialect, userId),
         runningTurns,
+        tokensToday(userId),
         lookAhead(sessionId, lookedUp([input.userEvent])),
       ]);
       ahead = looked;
@@ -122,9 +126,11 @@ async function begin(
       if (existing) return { existing };
       row = await claimRow(tx, owned);
       running = count;
+      today = used;
     }
     const limit = config().limits.concurrentTurns;
     if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
+    checkTokenBudget(today);
     if (input.lastInvocationId !== undefined && !input.create) await checkLastTurn(tx, row, ahead, input.lastInvocationId);
     // Edit & resend and Regenerate: the rewind and the new turn commit together, or neither does.
     if (input.rewindBefore) {
@@ -206,9 +212,11 @@ export async function endTurn(userId: string, sessionId: string, task: Task, eve
 
 async function endWrite(userId: string, sessionId: string, task: Task, events: AdkEvent[], cursor: LogCursor | undefined) {
   const bytes = taskColumns(task).bytes;
+  // The turn's tokens count against the user's daily budget from the moment its task says what they were.
+  const tokens = usageOf(task.metadata?.kagent_usage_metadata)?.total_token_count ?? 0;
   return turnWrite(userId, sessionId, task.id, cursor, async (tx, row, tail) => {
     // A refused task is reported before whatever the writes behind it met, as when the task went first on its own.
-    const [[saved], written] = await sentAhead(tx, [storeTask(row, task)], () =>
+    const [[saved], written] = await sentAhead(tx, [storeTask(row, task), tokens > 0 ? chargeTokens(row.user_id, tokens) : null], () =>
       outcome(
         events.length > 0
           ? appendEventsTx(tx, row, events, { set: RELEASED, tail, bytes }).then((appended) => appended.events)

@@ -1,8 +1,11 @@
 /** Versions (docs/semantics.md): siblings of a turn, the chat's heads, switching between branches. */
+
+import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
 import { claimSession } from "./tx/claim";
 import { switchTx } from "./tx/rewind";
 import { requireSession, sessionRecord } from "./tx/sessions";
+import { turnTasks } from "./tx/task-reads";
 import { versionsOf } from "./tx/versions";
 import type { VersionInfo } from "./types";
 
@@ -28,5 +31,22 @@ export async function listVersions(userId: string, sessionId: string): Promise<V
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
     return versionsOf(tx, row);
+  });
+}
+
+/**
+ * Two versions of a turn side by side (docs/api.md, "Compare versions"): the tasks of turns `a` and `b`, a
+ * rewound one marked `rewound`; null for a turn without a task. One read, for the chat's owner.
+ */
+export async function compareVersions(
+  userId: string,
+  sessionId: string,
+  a: string,
+  b: string,
+): Promise<{ a: Task | null; b: Task | null }> {
+  const db = await getDb();
+  return db.read(async (tx) => {
+    const tasks = await turnTasks(tx, await requireSession(tx, userId, sessionId), [...new Set([a, b])]);
+    return { a: tasks.get(a) ?? null, b: tasks.get(b) ?? null };
   });
 }

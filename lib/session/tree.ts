@@ -3,6 +3,7 @@
  * links recorded at append (lib/session/versions.ts). The current head is the path from a root to the leaf
  * at the chat's tail; every other turn is rewound. Siblings are other versions of one turn, ordered by seq.
  */
+import { type ChatUsage, type Cost, chatUsage, type UsageMetadata } from "./usage";
 
 /** One turn as the store reads it (markers are no turns: they only move the tail). */
 export interface TreeRow {
@@ -12,6 +13,10 @@ export interface TreeRow {
   text: string;
   /** The turn's first event, seconds since the epoch. */
   timestamp: number;
+  /** The model it ran on, what its model calls used and what that cost (from its task; null when unknown). */
+  model: string | null;
+  usage: UsageMetadata | null;
+  cost: Cost | null;
 }
 
 /** A user's name and pin on a turn. */
@@ -33,6 +38,9 @@ export interface MapTurn {
   sibling_count: number;
   label: string | null;
   pinned: boolean;
+  model: string | null;
+  usage: UsageMetadata | null;
+  cost: Cost | null;
 }
 
 /** Another chat branching off this one's tree: a fork, or the source this chat was forked from. */
@@ -48,6 +56,8 @@ export interface ChatTree {
   turns: MapTurn[];
   forks: MapLink[];
   source: MapLink | null;
+  /** Tokens and cost of the turns shown now, and of the rewound ones. */
+  usage: ChatUsage;
 }
 
 /** What a map node shows of the user's message. */
@@ -93,9 +103,12 @@ export function chatTree(
       sibling_count: count.get(r.parentId) ?? 1,
       label: label?.label ?? null,
       pinned: label?.pinned ?? false,
+      model: r.model,
+      usage: r.usage,
+      cost: r.cost,
     };
   });
-  return { turns, ...links };
+  return { turns, ...links, usage: chatUsage(turns) };
 }
 
 /** The last turn the chat shows: a turn is appended after its parent, so the current head's last by seq. */

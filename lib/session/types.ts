@@ -1,4 +1,5 @@
 /** ADK event shapes, snake_case as ADK's `model_dump_json()` writes them. */
+import type { UsageMetadata } from "./usage";
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type State = Record<string, Json>;
@@ -51,6 +52,10 @@ export interface AdkEvent {
   interrupted?: boolean | null;
   error_code?: string | null;
   error_message?: string | null;
+  /** App data; Retrace keeps `retrace_model` here, the model the turn ran on. */
+  custom_metadata?: Record<string, unknown> | null;
+  /** What the model call that produced this event used, as its provider reported it. */
+  usage_metadata?: UsageMetadata | null;
   [key: string]: unknown;
 }
 

@@ -25,6 +25,8 @@ export function eventToMessage(event: AdkEvent, contextId: string, taskId: strin
     kagent_artifact_delta: nonEmpty(event.actions?.artifact_delta),
     kagent_interrupted: event.interrupted || undefined,
     kagent_error: event.error_message ?? undefined,
+    kagent_usage_metadata: event.usage_metadata ?? undefined,
+    retrace_model: typeof event.custom_metadata?.retrace_model === "string" ? event.custom_metadata.retrace_model : undefined,
   };
   return {
     kind: "message",

@@ -16,6 +16,7 @@ import * as session from "@/app/api/sessions/[id]/route";
 import * as switchTo from "@/app/api/sessions/[id]/switch/route";
 import * as tasks from "@/app/api/sessions/[id]/tasks/route";
 import * as tree from "@/app/api/sessions/[id]/tree/route";
+import * as compare from "@/app/api/sessions/[id]/versions/compare/route";
 import * as versions from "@/app/api/sessions/[id]/versions/route";
 import * as sessions from "@/app/api/sessions/route";
 import { tableRows } from "./db";
@@ -31,6 +32,7 @@ export const routes = {
   appState,
   artifactFile,
   artifacts,
+  compare,
   events,
   fork,
   health,

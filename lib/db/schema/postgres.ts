@@ -24,6 +24,8 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
   activity: millis("activity").notNull().default(0),
   storedBytes: millis("stored_bytes").notNull().default(0),
+  tokensDay: integer("tokens_day").notNull().default(0),
+  tokensUsed: millis("tokens_used").notNull().default(0),
 });
 
 export const sessions = pgTable(

@@ -1,5 +1,6 @@
 /** Reading A2A tasks back: one per invocation, its history read from the invocation's events (lib/db/tasks.ts). */
 import { sql } from "drizzle-orm";
+import { InvocationNotFoundError } from "@/lib/errors";
 import { walkRewinds } from "@/lib/session/effective-history";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import { eventToMessage, joinHistories } from "@/lib/task/convert";
@@ -9,7 +10,7 @@ import { all, combined, type Executor, type Statement } from "../database";
 import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "../paging";
 import { parseJson, type SessionRow } from "../rows";
 import { toEvent } from "./history";
-import { effectiveLayout, markerLinks } from "./layout";
+import { effectiveLayout, invocationNodes, markerLinks } from "./layout";
 import { eventIdIn, inPiece, inPieces, type Log, lastSeqIn, logOf, pieceAt, piecesIn, splitTaskId, storedTaskIds, taskIdIn } from "./log";
 import { liveOf } from "./sessions";
 import { childrenOf, siblingsAmong } from "./versions";
@@ -208,6 +209,30 @@ export async function tasksOf(
     return extra ? { ...task, metadata: { ...task.metadata, ...extra } } : task;
   });
   return { items: tasks, nextBefore: page.nextBefore };
+}
+
+/**
+ * The tasks of the chat's turns `invocationIds`, by id (a turn without a task has none), a rewound one marked
+ * `rewound` as in a listing; a marker or an id the chat does not have is `invocation_not_found`.
+ */
+export async function turnTasks(tx: Executor, row: SessionRow, invocationIds: string[]): Promise<Map<string, Task>> {
+  const log = logOf(row);
+  const nodes = await invocationNodes(tx, log, invocationIds);
+  const starts: Segment[] = [];
+  for (const [id, node] of nodes) {
+    if (!node || node.isMarker) throw new InvocationNotFoundError(id);
+    starts.push([node.firstSeq, node.firstSeq]);
+  }
+  const layout = await effectiveLayout(tx, row);
+  const shown = (seq: number) => layout.segments.some(([from, to]) => seq >= from && seq <= to);
+  const rows = await tasksIn(tx, log, starts, UNBOUNDED);
+  const tasks = await assemble(tx, log, rows);
+  return new Map(
+    tasks.map((task, i) => [
+      invocationIdOf(task) ?? "",
+      shown(rows[i].position) ? task : { ...task, metadata: { ...task.metadata, rewound: true } },
+    ]),
+  );
 }
 
 /** How many effective tasks the session has. */

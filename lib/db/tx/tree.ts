@@ -6,21 +6,42 @@
 import { sql } from "drizzle-orm";
 import { eventText } from "@/lib/session/names";
 import { type ChatTree, chatTree, type MapLink, type TreeRow } from "@/lib/session/tree";
+import { costFrom, usageOf } from "@/lib/session/usage";
 import { tailOf } from "@/lib/session/versions";
 import { all, combined, type Executor, one, type Statement } from "../database";
-import type { SessionRow } from "../rows";
+import { parseJson, type SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { labelsOf } from "./labels";
 import { invocationsAt, linksOf } from "./layout";
 import { inPiece, type Log, logOf, ownFrom } from "./log";
 import { liveOf } from "./sessions";
 
-/** Every turn of the log (no markers) with its first event, which holds the user's message: one statement per piece. */
+type Row = {
+  invocation_id: string;
+  after_invocation_id: string | null;
+  first_seq: number;
+  timestamp: number;
+  id: string;
+  data: string;
+  task: string | null;
+};
+
+/** A turn's model, usage and cost, from its task's metadata (null for a turn without a task, or from before models). */
+function taskFacts(task: string | null): Pick<TreeRow, "model" | "usage" | "cost"> {
+  const metadata = task ? parseJson<{ metadata?: Record<string, unknown> }>(task).metadata : undefined;
+  const model = metadata?.retrace_model;
+  return {
+    model: typeof model === "string" ? model : null,
+    usage: usageOf(metadata?.kagent_usage_metadata),
+    cost: costFrom(metadata?.retrace_cost),
+  };
+}
+
+/** Every turn of the log (no markers) with its first event, which holds the user's message, and its task: one statement per piece. */
 function turnRows(log: Log): Statement<TreeRow[]> {
-  type Row = { invocation_id: string; after_invocation_id: string | null; first_seq: number; timestamp: number; id: string; data: string };
   const reads = log.pieces.map((piece) =>
     all<Row>(sql`
-      SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data
+      SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data, i.task
       FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
       WHERE ${inPiece(piece, "first_seq", "i")} AND NOT i.is_marker`),
   );
@@ -31,6 +52,7 @@ function turnRows(log: Log): Statement<TreeRow[]> {
       firstSeq: r.first_seq,
       timestamp: Number(r.timestamp),
       text: eventText(toEvent(r)),
+      ...taskFacts(r.task),
     })),
   );
 }
