@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 // Playwright's workers load this config first: specs that open the store import server-only modules.
 import "./scripts/server-context.mjs";
@@ -10,10 +11,30 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 // E2E_PORT, FAKE_OPENAI_PORT and E2E_DIST_DIR let a second suite run beside this one in the same checkout.
 const DATA_DIR = `.e2e-data-${PORT}`;
 const DIST_DIR = process.env.E2E_DIST_DIR ?? ".next-e2e";
+/** `team`: an agent of two priced models at the fake endpoint, for the model menu, Regenerate with… and costs. */
+const AGENTS_FILE = `.e2e-agents-${PORT}.json`;
+writeFileSync(
+  AGENTS_FILE,
+  JSON.stringify({
+    agents: [
+      {
+        name: "team",
+        description: "Two models at the fake endpoint",
+        base_url: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
+        api_key_env: "OPENAI_API_KEY",
+        models: [
+          { name: "fake-model", model: "fake-model", price: { input_per_million: 150, output_per_million: 600 } },
+          { name: "fake-mini", model: "fake-mini", price: { input_per_million: 50, output_per_million: 200 } },
+        ],
+      },
+    ],
+  }),
+);
 const model = {
   OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
   OPENAI_API_KEY: "test-key",
   OPENAI_MODEL: "fake-model",
+  AGENTS_FILE,
 };
 /** The suite's browsers reach every instance from 127.0.0.1, each device behind its own X-Forwarded-For (e2e/support/accounts.ts). */
 const PROXY = { RETRACE_TRUSTED_PROXIES: "127.0.0.1" };

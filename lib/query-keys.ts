@@ -11,6 +11,8 @@ export const queryKeys = {
   searches: ["search"] as const,
   search: (q: string, includeRewound: boolean) => ["search", q, includeRewound] as const,
   tree: (id: string) => ["tree", id] as const,
+  /** Two versions of a turn side by side; a switch does not change what they hold. */
+  compare: (id: string, a: string, b: string) => ["compare", id, a, b] as const,
 };
 
 /** Page sizes, the same for what the server renders and what the browser fetches after it. */

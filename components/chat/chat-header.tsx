@@ -3,6 +3,7 @@
 import { GitFork } from "lucide-react";
 import Link from "next/link";
 import { Switch } from "radix-ui";
+import type { AgentInfo } from "@/lib/agent/types";
 import type { SessionRecord } from "@/lib/db/types";
 import { ExportMenu } from "./export-menu";
 import { HistoryPanel } from "./history-panel";
@@ -45,10 +46,11 @@ export function ChatHeader({
   busy,
   onRestoreVersion,
   onShowVersion,
+  onCompareVersions,
 }: {
   session: SessionRecord | undefined;
   sessionId: string | null;
-  agents: { name: string; description: string }[];
+  agents: AgentInfo[];
   agent: string;
   onAgentChange: (agent: string) => void;
   showRewound: boolean;
@@ -56,6 +58,7 @@ export function ChatHeader({
   busy: boolean;
   onRestoreVersion: (markerInvocationId: string) => void;
   onShowVersion: (invocationId: string) => void;
+  onCompareVersions: (invocationId: string) => void;
 }) {
   return (
     <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
@@ -85,8 +88,8 @@ export function ChatHeader({
         // Below 600 px (sonner's phone layout too, whose toasts sit below it) the controls wrap onto a row of their own.
         <div className="flex w-full items-center justify-end gap-3 min-[600px]:w-auto">
           <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />
-          <MapPanel sessionId={sessionId} busy={busy} onShow={onShowVersion} />
-          <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} />
+          <MapPanel sessionId={sessionId} busy={busy} onShow={onShowVersion} onCompare={onCompareVersions} />
+          <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} onCompare={onCompareVersions} />
           <ShareDialog sessionId={sessionId} disabled={busy} />
           <ExportMenu sessionId={sessionId} />
           <StatePanelSheet sessionId={sessionId} />

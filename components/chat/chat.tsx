@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import type { AgentInfo } from "@/lib/agent/types";
 import type { ApiPage } from "@/lib/api/client";
 import type { SessionRecord } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
@@ -13,13 +14,16 @@ import { dismissUndos, notifyInfo } from "../ui/notify";
 import { useHydrated } from "../ui/use-hydrated";
 import { useOnline } from "../ui/use-online";
 import { ChatHeader, ForkBanner } from "./chat-header";
+import { CompareDialog } from "./compare-dialog";
 import { Composer } from "./composer";
 import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
+import { ModelMenu } from "./model-menu";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { useAnnounceReplies } from "./reply-announcer";
 import { useShowTurnRequests } from "./show-turn";
 import { StatePanel } from "./state-panel";
+import { useChatModel } from "./use-chat-model";
 import { useComposerText } from "./use-composer-text";
 import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
@@ -35,7 +39,7 @@ export function Chat({
   session: SessionRecord | null;
   /** The latest page of turns, rendered by the server. */
   initialTasks?: ApiPage<Task>;
-  agents: { name: string; description: string }[];
+  agents: AgentInfo[];
   draft?: string;
   /** A turn to bring into view (a search hit's, `?turn=`). */
   targetTurn?: string;
@@ -83,6 +87,10 @@ export function Chat({
   // The server's tasks belong to the session it rendered; a chat created here has no cache entry yet, so it fetches.
   const tasks = useTasksQuery(sessionId, showRewound, sessionId === session?.id ? initialTasks : undefined);
   const current = useSessionQuery(sessionId, session ?? undefined).data;
+  const models = agents.find((a) => a.name === agent)?.models ?? [];
+  const chatModel = useChatModel(models, tasks.data);
+  /** The turn whose versions are shown side by side, if any. */
+  const [comparing, setComparing] = useState<string | null>(null);
 
   // The tab shows the chat's current name: automatic names change after turns and rewinds (both refetch the session).
   const title = current?.name ?? "Retrace";
@@ -145,7 +153,12 @@ export function Chat({
     setPending,
     setText,
     draft: () => composerRef.current?.value ?? "",
-    send: (message, rewindFirst) => void turn.send(message, rewindFirst),
+    send: (message, rewindFirst, model = chatModel.model) => {
+      chatModel.pick(model ?? null);
+      void turn.send(message, rewindFirst, model);
+    },
+    compare: setComparing,
+    models,
   });
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = tasks;
@@ -155,14 +168,14 @@ export function Chat({
   const send = () => {
     const message = text.trim();
     setText("");
-    void turn.send(message);
+    void turn.send(message, undefined, chatModel.model);
   };
   const retry = () => {
     if (!turn.failed) return;
-    const { text: message, rewindFirst } = turn.failed;
+    const { text: message, rewindFirst, model } = turn.failed;
     // The composer still holds the failed text; retrying sends it, so it leaves the composer too.
     setText((t) => (t.trim() === message ? "" : t));
-    void turn.send(message, rewindFirst);
+    void turn.send(message, rewindFirst, model);
   };
 
   return (
@@ -179,6 +192,7 @@ export function Chat({
           busy={busy}
           onRestoreVersion={(marker) => actions.restore(marker, "history")}
           onShowVersion={(invocationId) => void actions.showVersion(invocationId)}
+          onCompareVersions={setComparing}
         />
         <ForkBanner session={current} />
         <Conversation
@@ -204,12 +218,28 @@ export function Chat({
             streaming={running}
             canSend={!busy && online}
             disabled={!composerReady}
+            controls={
+              models.length > 1 &&
+              chatModel.model && <ModelMenu models={models} model={chatModel.model} onChange={chatModel.pick} disabled={!composerReady} />
+            }
           />
         </div>
       </div>
       <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
         <StatePanel sessionId={sessionId} />
       </div>
+      {sessionId && comparing && (
+        <CompareDialog
+          sessionId={sessionId}
+          invocationId={comparing}
+          busy={busy}
+          onClose={() => setComparing(null)}
+          onKeep={(invocationId) => {
+            setComparing(null);
+            void actions.showVersion(invocationId);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -17,8 +17,10 @@ export const Composer = forwardRef<
     /** False while anything else runs (a stopped turn's cancel, a rewind): typing goes on, sending waits. */
     canSend: boolean;
     disabled?: boolean;
+    /** Shown beside Send: the Model menu. */
+    controls?: React.ReactNode;
   }
->(function Composer({ value, onChange, onSend, onStop, streaming, canSend, disabled }, ref) {
+>(function Composer({ value, onChange, onSend, onStop, streaming, canSend, disabled, controls }, ref) {
   const ready = !streaming && canSend && !disabled && value.trim() !== "";
   // A phone's keyboard has no Shift+Enter to speak of.
   const touch = useTouch();
@@ -46,6 +48,7 @@ export const Composer = forwardRef<
         }}
         className="max-h-48 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-[15px] outline-none field-sizing-content"
       />
+      {controls}
       {streaming ? (
         <Button variant="outline" aria-label="Stop" onClick={onStop} className="size-9 rounded-full p-0 touch:size-11">
           <Square className="size-3.5 fill-current" aria-hidden />

@@ -1,27 +1,62 @@
 "use client";
 
-import { ChevronRight, History, Pin } from "lucide-react";
+import { ChevronRight, Columns2, History, MoreHorizontal, Pin } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import type { VersionInfo } from "@/lib/db/types";
+import type { ChatTree } from "@/lib/session/tree";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
+import { Menu, MenuItem } from "../ui/menu";
 import { SheetHeader } from "../ui/sheet-header";
 import { usePageDialog } from "../ui/use-page-dialog";
 import { clockTime, endedBy, foldSwitches } from "./history-entries";
-import { useVersionsQuery } from "./queries";
+import { useTreeQuery, useVersionsQuery } from "./queries";
 import { plural, timeAgo } from "./turn-rows";
+import { factsLine, totalLine } from "./usage-format";
+
+/** The entry's menu: its last turn's versions side by side. */
+function VersionMenu({ onCompare }: { onCompare: () => void }) {
+  return (
+    <Menu
+      trigger={
+        <Button aria-label="Version actions" className="shrink-0 p-1.5 touch:size-11">
+          <MoreHorizontal className="size-4" aria-hidden />
+        </Button>
+      }
+    >
+      <MenuItem icon={<Columns2 className="size-4" />} description="See this turn's versions side by side" onSelect={onCompare}>
+        Compare versions
+      </MenuItem>
+    </Menu>
+  );
+}
+
+/** What the chat's turns used: the ones shown now, and the rewound branches apart. */
+function ChatTotals({ tree }: { tree: ChatTree | undefined }) {
+  if (!tree || tree.usage.current.turns + tree.usage.rewound.turns === 0) return null;
+  return (
+    <p className="px-4 pt-2 text-xs text-zinc-600 dark:text-zinc-300" data-testid="chat-usage">
+      This chat: {totalLine(tree.usage.current)} · rewound branches: {totalLine(tree.usage.rewound)}
+    </p>
+  );
+}
 
 function Version({
   version,
   disabled,
   onRestore,
+  facts,
+  onCompare,
   nested,
   children,
 }: {
   version: VersionInfo;
   disabled: boolean;
   onRestore: () => void;
+  /** Its last turn's model and tokens. */
+  facts: string;
+  onCompare: () => void;
   /** Folded under another entry: set apart by its shade rather than a border. */
   nested?: boolean;
   children?: React.ReactNode;
@@ -53,6 +88,7 @@ function Version({
             {plural(version.turns, "turn")}
             {version.version && ` · version ${version.version.index} of ${version.version.count}`}
           </p>
+          {facts && <p className="text-xs text-zinc-500">{facts}</p>}
           <p className="text-xs text-zinc-500">
             {endedBy(version)}
             {" · "}
@@ -70,6 +106,7 @@ function Version({
             Restore
           </Button>
         )}
+        {version.version && version.version.count > 1 && <VersionMenu onCompare={onCompare} />}
       </div>
       {children}
     </li>
@@ -103,16 +140,27 @@ export function HistoryPanel({
   sessionId,
   disabled,
   onRestore,
+  onCompare,
 }: {
   sessionId: string;
   disabled: boolean;
   onRestore: (markerInvocationId: string) => void;
+  onCompare: (invocationId: string) => void;
 }) {
   const [open, setOpen] = usePageDialog();
   const versions = useVersionsQuery(sessionId, open);
+  const tree = useTreeQuery(sessionId, open).data;
   const restore = (version: VersionInfo) => () => {
     setOpen(false);
     if (version.marker_invocation_id) onRestore(version.marker_invocation_id);
+  };
+  const compare = (version: VersionInfo) => () => {
+    setOpen(false);
+    if (version.last_invocation_id) onCompare(version.last_invocation_id);
+  };
+  const facts = (version: VersionInfo) => {
+    const turn = tree?.turns.find((t) => t.invocation_id === version.last_invocation_id);
+    return turn ? factsLine(turn) : "";
   };
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -129,6 +177,7 @@ export function HistoryPanel({
           <Dialog.Description className="px-4 pt-3 text-xs text-zinc-500">
             Every version of this chat, newest first. Restore brings back its turns, state and files; you can undo it.
           </Dialog.Description>
+          <ChatTotals tree={tree} />
           <div className="min-h-0 flex-1 overflow-y-auto p-4">
             {versions.isPending ? (
               <p className="text-sm text-zinc-500">Loading…</p>
@@ -144,11 +193,21 @@ export function HistoryPanel({
                     version={version}
                     disabled={disabled}
                     onRestore={restore(version)}
+                    facts={facts(version)}
+                    onCompare={compare(version)}
                   >
                     {folded.length > 0 && (
                       <Folded count={folded.length}>
                         {folded.map((v) => (
-                          <Version key={v.marker_invocation_id} version={v} disabled={disabled} onRestore={restore(v)} nested />
+                          <Version
+                            key={v.marker_invocation_id}
+                            version={v}
+                            disabled={disabled}
+                            onRestore={restore(v)}
+                            facts={facts(v)}
+                            onCompare={compare(v)}
+                            nested
+                          />
                         ))}
                       </Folded>
                     )}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { Pin } from "lucide-react";
+import { Columns2, Pin } from "lucide-react";
 import { useState } from "react";
 import { labelChatVersion } from "@/lib/api/chat-actions";
 import { queryKeys } from "@/lib/query-keys";
@@ -10,12 +10,22 @@ import { Button } from "../ui/button";
 import { notifyError } from "../ui/notify";
 import { timeAgo } from "./turn-rows";
 import { unwrapAction } from "./unwrap-action";
+import { factsLine } from "./usage-format";
 
 /**
- * The focused turn of the map in full, with its name and pin: a version worth finding again gets a name, and a
- * pinned one stays marked in the map and in History.
+ * The focused turn of the map in full — its model and tokens too — with its name and pin: a version worth finding
+ * again gets a name, and a pinned one stays marked in the map and in History. A turn with versions can be compared
+ * with them.
  */
-export function MapDetails({ sessionId, turn }: { sessionId: string; turn: MapTurn }) {
+export function MapDetails({
+  sessionId,
+  turn,
+  onCompare,
+}: {
+  sessionId: string;
+  turn: MapTurn;
+  onCompare: (invocationId: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(turn.label ?? "");
   const [saving, setSaving] = useState(false);
@@ -46,6 +56,7 @@ export function MapDetails({ sessionId, turn }: { sessionId: string; turn: MapTu
           {timeAgo(turn.timestamp)}
         </time>{" "}
         · {turn.current ? "shown now" : "rewound"}
+        {factsLine(turn) && ` · ${factsLine(turn)}`}
       </p>
       <form
         className="mt-2 flex flex-wrap items-center gap-2"
@@ -75,6 +86,12 @@ export function MapDetails({ sessionId, turn }: { sessionId: string; turn: MapTu
           <Pin className="size-4" aria-hidden />
           Pin
         </Button>
+        {turn.sibling_count > 1 && (
+          <Button variant="outline" className="touch:min-h-11" onClick={() => onCompare(turn.invocation_id)}>
+            <Columns2 className="size-4" aria-hidden />
+            Compare versions
+          </Button>
+        )}
       </form>
     </section>
   );

@@ -47,7 +47,17 @@ function Status({ text, alert = false }: { text: string; alert?: boolean }) {
  * Map: the chat's whole tree of turns in a sheet (the full screen on a phone). Clicking a turn closes it and
  * shows that version, a switch undoable like any rewind (as History's Restore does).
  */
-export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy: boolean; onShow: (invocationId: string) => void }) {
+export function MapPanel({
+  sessionId,
+  busy,
+  onShow,
+  onCompare,
+}: {
+  sessionId: string;
+  busy: boolean;
+  onShow: (invocationId: string) => void;
+  onCompare: (invocationId: string) => void;
+}) {
   const [open, setPageOpen] = usePageDialog();
   const [openedAt, setOpenedAt] = useState(0);
   const setOpen = (next: boolean) => {
@@ -98,6 +108,10 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
               onShow={(invocationId) => {
                 setOpen(false);
                 onShow(invocationId);
+              }}
+              onCompare={(invocationId) => {
+                setOpen(false);
+                onCompare(invocationId);
               }}
             />
           )}

@@ -29,11 +29,13 @@ export default function MapView({
   tree,
   busy,
   onShow,
+  onCompare,
 }: {
   sessionId: string;
   tree: ChatTree;
   busy: boolean;
   onShow: (invocationId: string) => void;
+  onCompare: (invocationId: string) => void;
 }) {
   const { resolvedTheme } = useTheme();
   const graph = useMemo(() => mapGraph(tree), [tree]);
@@ -155,7 +157,9 @@ export default function MapView({
           </ReactFlow>
         )}
       </div>
-      {focused?.data.kind === "turn" && <MapDetails key={focused.id} sessionId={sessionId} turn={focused.data.turn} />}
+      {focused?.data.kind === "turn" && (
+        <MapDetails key={focused.id} sessionId={sessionId} turn={focused.data.turn} onCompare={onCompare} />
+      )}
     </MapContext>
   );
 }

@@ -1,14 +1,15 @@
 "use client";
 
-import { LoaderCircle, RefreshCw } from "lucide-react";
+import { Cpu, LoaderCircle, RefreshCw } from "lucide-react";
 import { messageText } from "@/lib/task/convert";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
 import { cn } from "../ui/cn";
-import { Menu, MenuItem } from "../ui/menu";
+import { Menu, MenuItem, SubMenu } from "../ui/menu";
 import { AgentParts, replyText } from "./agent-parts";
 import { ActionsButton, ActionsRow, about, CopyAction } from "./message-actions";
 import { siblingsOf } from "./turn-rows";
+import { factsLine, priceLine, turnFacts } from "./usage-format";
 import type { TurnActions } from "./use-turn-actions";
 import { UserMessage } from "./user-message";
 import { VersionPager } from "./version-pager";
@@ -43,7 +44,10 @@ export function TurnView({
   const failed = task.status.state === "failed" && !agent.some((m) => m.metadata?.kagent_error);
   const live = partial !== undefined || stopped;
   const siblings = rewound || !actions ? null : siblingsOf(task);
-  const pager = siblings && actions && <VersionPager siblings={siblings} disabled={disabled} onSwitch={actions.switchTo} />;
+  const pager = siblings && actions && (
+    <VersionPager siblings={siblings} disabled={disabled} onSwitch={actions.switchTo} onCompare={actions.compare} />
+  );
+  const facts = turnFacts(task);
   const userText = user ? messageText(user) : "";
   const author = (agent.find((m) => m.metadata?.kagent_author)?.metadata?.kagent_author ??
     task.metadata?.kagent_agent ??
@@ -74,6 +78,18 @@ export function TurnView({
             </p>
           )}
           {stopped && <p className="text-xs text-zinc-500 italic">Stopped</p>}
+          {agent.length > 0 && factsLine(facts) && (
+            <p
+              data-testid="reply-facts"
+              className="mt-1 text-xs text-zinc-500 tabular-nums dark:text-zinc-400"
+              title={
+                facts.usage ? `${facts.usage.prompt_token_count} prompt + ${facts.usage.candidates_token_count} reply tokens` : undefined
+              }
+            >
+              <span className="sr-only">Written by </span>
+              {factsLine(facts)}
+            </p>
+          )}
           {reconnecting && (
             <p className="flex items-center gap-1.5 text-xs text-amber-700 dark:text-amber-400">
               <LoaderCircle className="size-3.5 animate-spin" aria-hidden />
@@ -88,10 +104,23 @@ export function TurnView({
                   <MenuItem
                     icon={<RefreshCw className="size-4" />}
                     description="Rewind this turn and ask the same again"
-                    onSelect={() => actions.resend(invocationId, userText, "regenerate")}
+                    onSelect={() => actions.resend(invocationId, userText, "regenerate", facts.model ?? undefined)}
                   >
                     Regenerate
                   </MenuItem>
+                  {actions.models.length > 1 && (
+                    <SubMenu label="Regenerate with…" icon={<Cpu className="size-4" />}>
+                      {actions.models.map((m) => (
+                        <MenuItem
+                          key={m.name}
+                          description={m.name === facts.model ? "wrote this reply" : m.price && priceLine(m.price)}
+                          onSelect={() => actions.resend(invocationId, userText, "regenerate", m.name)}
+                        >
+                          {m.name}
+                        </MenuItem>
+                      ))}
+                    </SubMenu>
+                  )}
                 </Menu>
               )}
             </ActionsRow>

@@ -34,6 +34,7 @@ export interface RewindFirst {
 export interface FailedSend {
   text: string;
   rewindFirst?: RewindFirst;
+  model?: string;
   error: string;
 }
 
@@ -171,7 +172,7 @@ export function useLiveTurn(opts: {
     setLive(null);
   }
 
-  async function send(text: string, rewindFirst?: RewindFirst) {
+  async function send(text: string, rewindFirst?: RewindFirst, model?: string) {
     const turn = begin(text, null);
     try {
       await consumeToEnd(
@@ -183,6 +184,7 @@ export function useLiveTurn(opts: {
           rewindBeforeInvocationId: rewindFirst?.invocationId,
           rewindReason: rewindFirst?.reason,
           lastInvocationId: turn.sessionId ? opts.lastTurn() : undefined,
+          model,
           signal: turn.controller.signal,
         }),
       );
@@ -195,7 +197,7 @@ export function useLiveTurn(opts: {
           opts.restoreDraft(text);
         } else {
           // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
-          if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, error: readableError(error) });
+          if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, model, error: readableError(error) });
           if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
         }
       }

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
+import type { ModelInfo } from "@/lib/agent/types";
 import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
 import { queryKeys } from "@/lib/query-keys";
@@ -20,14 +21,21 @@ import { focusPagerAfterSwitch } from "./version-pager";
 export interface TurnActions {
   rewind(invocationId: string, text: string): void;
   fork(invocationId: string, text: string): void;
-  /** Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request. */
-  resend(invocationId: string, text: string, reason: RewindFirst["reason"]): void;
+  /**
+   * Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request; on
+   * `model` when given ("Regenerate with…"), else on the composer's.
+   */
+  resend(invocationId: string, text: string, reason: RewindFirst["reason"], model?: string): void;
   /** Brings back what a marker hid, by rewinding before that marker (docs/semantics.md, "Versions"): a divider's or History's Restore. */
   restore(markerInvocationId: string, from: "divider" | "history"): void;
   /** Shows the branch holding another version of a turn; focus returns to the pager button that asked. */
   switchTo(invocationId: string, button: "Previous version" | "Next version"): void;
   /** Shows the version holding a turn the map names, with the Undo a rewind offers; resolves once it shows. */
   showVersion(invocationId: string): Promise<void>;
+  /** Opens two versions of a turn side by side, starting from this one. */
+  compare(invocationId: string): void;
+  /** The models the chat's agent offers, for "Regenerate with…". */
+  models: ModelInfo[];
 }
 
 export function useTurnActions(opts: {
@@ -37,7 +45,9 @@ export function useTurnActions(opts: {
   setText: Dispatch<SetStateAction<string>>;
   /** What the composer holds now. */
   draft: () => string;
-  send: (text: string, rewindFirst: RewindFirst) => void;
+  send: (text: string, rewindFirst: RewindFirst, model?: string) => void;
+  compare: (invocationId: string) => void;
+  models: ModelInfo[];
 }): TurnActions {
   const { sessionId, busy, setPending, setText } = opts;
   const router = useRouter();
@@ -163,10 +173,12 @@ export function useTurnActions(opts: {
         setPending(false);
       }
     },
-    resend(invocationId, text, reason) {
+    resend(invocationId, text, reason, model) {
       if (!sessionId || busy) return;
       truncateTasks(queryClient, sessionId, invocationId);
-      opts.send(text, { invocationId, reason });
+      opts.send(text, { invocationId, reason }, model);
     },
+    compare: opts.compare,
+    models: opts.models,
   };
 }

@@ -1,8 +1,9 @@
 "use client";
 
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeft, ChevronRight, Columns2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { cn } from "../ui/cn";
+import { Menu, MenuItem } from "../ui/menu";
 import type { Siblings } from "./turn-rows";
 
 const arrowClass = cn(
@@ -28,10 +29,13 @@ export function VersionPager({
   siblings,
   disabled,
   onSwitch,
+  onCompare,
 }: {
   siblings: Siblings;
   disabled: boolean;
   onSwitch: (invocationId: string, button: Arrow) => void;
+  /** Opens the versions side by side, from the one shown. */
+  onCompare: (invocationId: string) => void;
 }) {
   const { index, invocationIds } = siblings;
   const shown = invocationIds[index - 1];
@@ -62,9 +66,23 @@ export function VersionPager({
       >
         <ChevronLeft className="size-4" aria-hidden />
       </button>
-      <span aria-hidden>
-        {index} / {invocationIds.length}
-      </span>
+      {/* The count opens the pager's menu. */}
+      <Menu
+        align="start"
+        trigger={
+          <button
+            type="button"
+            aria-label="Version menu"
+            className="rounded-md px-1 py-0.5 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-500 touch:min-h-11 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+          >
+            {index} / {invocationIds.length}
+          </button>
+        }
+      >
+        <MenuItem icon={<Columns2 className="size-4" />} description="See two versions side by side" onSelect={() => onCompare(shown)}>
+          Compare versions
+        </MenuItem>
+      </Menu>
       <button
         type="button"
         aria-label="Next version"

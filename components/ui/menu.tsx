@@ -1,5 +1,6 @@
 "use client";
 
+import { ChevronRight } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useId } from "react";
 import { cn } from "./cn";
@@ -70,5 +71,36 @@ export function MenuItem({
         )}
       </span>
     </DropdownMenu.Item>
+  );
+}
+
+/** An item that opens a menu of its own beside it: `label` names it, `children` are its items. */
+export function SubMenu({
+  label,
+  icon,
+  disabled,
+  children,
+}: {
+  label: string;
+  icon?: React.ReactNode;
+  disabled?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <DropdownMenu.Sub>
+      <DropdownMenu.SubTrigger
+        disabled={disabled}
+        className={cn(menuItemClass, "data-[state=open]:bg-zinc-100 dark:data-[state=open]:bg-zinc-800")}
+      >
+        {icon && <span className="shrink-0">{icon}</span>}
+        <span>{label}</span>
+        <ChevronRight className="ml-auto size-4 text-zinc-500" aria-hidden />
+      </DropdownMenu.SubTrigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.SubContent sideOffset={4} collisionPadding={8} className={menuContentClass}>
+          {children}
+        </DropdownMenu.SubContent>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Sub>
   );
 }

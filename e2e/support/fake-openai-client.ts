@@ -3,8 +3,10 @@ import type { APIRequestContext } from "@playwright/test";
 const base = `http://127.0.0.1:${process.env.FAKE_OPENAI_PORT ?? 3211}`;
 
 export interface ModelRequest {
-  body: { messages: { role: string; content: unknown }[] };
+  body: { model: string; messages: { role: string; content: unknown }[]; stream_options?: { include_usage?: boolean } };
   aborted: boolean;
+  /** What the fake reported it used (OpenAI's names), null when the request was not asked for usage. */
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
 }
 
 /** The fake OpenAI-compatible server the suite starts: what the app sent to "the model". */

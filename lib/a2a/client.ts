@@ -60,9 +60,12 @@ export async function* streamMessage(opts: {
   rewindReason?: "edit" | "regenerate";
   /** The chat's last turn as shown (null: none): the server refuses the send if it is no longer (docs/api.md). */
   lastInvocationId?: string | null;
+  /** Which of the agent's models answers (`retrace_model`; its first when absent). */
+  model?: string;
   signal?: AbortSignal;
 }): AsyncGenerator<StreamEvent> {
   const metadata = {
+    ...(opts.model ? { retrace_model: opts.model } : {}),
     ...(opts.rewindBeforeInvocationId
       ? { kagent_rewind_before_invocation_id: opts.rewindBeforeInvocationId, retrace_rewind_reason: opts.rewindReason }
       : {}),

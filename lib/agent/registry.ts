@@ -3,7 +3,7 @@ import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { demoAgent } from "./demo-agent";
 import { modelAgent } from "./model-agent";
-import type { Agent, ModelInfo } from "./types";
+import type { Agent, AgentInfo } from "./types";
 
 // Model agents are built once per configuration, not on every request.
 const perProcess = globalThis as typeof globalThis & { __retraceAgents?: { from: object; agents: Agent[] } };
@@ -14,13 +14,6 @@ function agents(): Agent[] {
   if (perProcess.__retraceAgents?.from !== current)
     perProcess.__retraceAgents = { from: current, agents: [demoAgent, ...current.modelAgents.map(modelAgent)] };
   return perProcess.__retraceAgents.agents;
-}
-
-/** What `GET /api/agents` and the pages show of each agent: its models too, the first the default. */
-export interface AgentInfo {
-  name: string;
-  description: string;
-  models: ModelInfo[];
 }
 
 export function listAgents(): AgentInfo[] {

@@ -7,6 +7,13 @@ export interface ModelInfo {
   price?: Price;
 }
 
+/** What `GET /api/agents` and the pages show of each agent: its models too, the first the default. */
+export interface AgentInfo {
+  name: string;
+  description: string;
+  models: ModelInfo[];
+}
+
 /** What an agent sees of one invocation. */
 export interface InvocationContext {
   userId: string;
