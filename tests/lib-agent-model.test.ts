@@ -54,7 +54,15 @@ afterAll(() => {
 });
 
 const agent = () =>
-  modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${port}/v1`, model: "fake", apiKey: "k" });
+  modelAgent({
+    name: "assistant",
+    description: "",
+    instruction: "",
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    model: "fake",
+    apiKey: "k",
+    mcp: [],
+  });
 
 describe("model agent through the runtime", () => {
   it("turns a tool call into call, response (with its state delta) and final text events", async () => {
@@ -88,6 +96,7 @@ describe("model agent through the runtime", () => {
       instruction: "",
       baseURL: `http://127.0.0.1:${deadPort}/v1`,
       model: "fake",
+      mcp: [],
     });
     const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: unreachable, text: "hello" })).done;
     expect(task.status.state).toBe("failed");

@@ -13,7 +13,8 @@ import { getDb } from "./client";
 import { type Executor, one, run, ahead as sentAhead } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
-import { claimRow, claimSession, leaseMs, RELEASED, renewLease } from "./tx/claim";
+import { claimRow, claimSession, leaseFor, leaseMs, RELEASED, renewLease } from "./tx/claim";
+import { type Claimed, claimDecisionTx } from "./tx/decision";
 import { readEvents } from "./tx/history";
 import { checkLastTurn } from "./tx/last-turn";
 import { type Ahead, lookAhead } from "./tx/layout";
@@ -62,7 +63,8 @@ function turnWriter(
   userId: string,
   sessionId: string,
   turn: string,
-  begun: { event: AdkEvent; seq: number; cursor?: LogCursor },
+  /** `seq`: where the turn's history ends; "now" for a resumed turn, whose own events so far are its history too. */
+  begun: { event: AdkEvent; seq: number | "now"; cursor?: LogCursor },
 ): TurnWriter {
   let cursor = begun.cursor;
   return {
@@ -132,9 +134,8 @@ async function begin(
       row = await requireSession(tx, userId, sessionId, true);
     }
     // Read again: the lease runs from when the locks were held, not from before waiting for them.
-    const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${Date.now() + leaseMs()}, turn_cancel = ${false}`;
     const appended = await appendEventsTx(tx, row, [input.userEvent], {
-      set: lease,
+      set: leaseFor(input.task.id, input.owner),
       task: { task: input.task, messageId: input.messageId },
       ahead,
     });
@@ -144,14 +145,30 @@ async function begin(
 
 /**
  * A turn's history: the effective history as it was once the log reached `seq` (the turn's user event:
- * the log only grows, so later events change nothing before it), its last `limit` events.
+ * the log only grows, so later events change nothing before it; "now": as it is), its last `limit` events.
  */
-export async function historyAt(userId: string, sessionId: string, seq: number, limit: number): Promise<AdkEvent[]> {
+export async function historyAt(userId: string, sessionId: string, seq: number | "now", limit: number): Promise<AdkEvent[]> {
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
-    return (await readEvents(tx, { ...row, last_seq: seq }, "effective", { limit })).items;
+    return (await readEvents(tx, seq === "now" ? row : { ...row, last_seq: seq }, "effective", { limit })).items;
   });
+}
+
+/**
+ * Takes the user's decision on a task that waits for one (lib/db/tx/decision.ts), in one transaction; resolves
+ * with the resumed turn's writer, or the task as it is when the decision changes nothing.
+ */
+export async function beginDecision(
+  userId: string,
+  taskId: string,
+  input: Parameters<typeof claimDecisionTx>[3],
+): Promise<{ asIs: Task; running: boolean } | (Exclude<Claimed, { asIs: Task }> & { writer: TurnWriter })> {
+  const db = await getDb();
+  const claimed = await db.write((tx) => claimDecisionTx(tx, userId, taskId, input));
+  if ("asIs" in claimed) return claimed;
+  const writer = turnWriter(userId, claimed.sessionId, claimed.task.id, { event: claimed.userEvent, seq: "now", cursor: claimed.cursor });
+  return { ...claimed, writer };
 }
 
 /** The row a turn's write claims shows the columns its cursor computed the write from. */
