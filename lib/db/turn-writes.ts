@@ -14,7 +14,7 @@ import { type Executor, one, run, ahead as sentAhead } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
 import { claimRow, claimSession, leaseFor, leaseMs, RELEASED, renewLease } from "./tx/claim";
-import { type Claimed, claimDecisionTx } from "./tx/decision";
+import { type Claimed, claimDecisionTx, refuseWhileWaiting } from "./tx/decision";
 import { readEvents } from "./tx/history";
 import { checkLastTurn } from "./tx/last-turn";
 import { type Ahead, lookAhead } from "./tx/layout";
@@ -133,7 +133,7 @@ async function begin(
       await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);
       row = await requireSession(tx, userId, sessionId, true);
     }
-    // Read again: the lease runs from when the locks were held, not from before waiting for them.
+    if (!input.create) await refuseWhileWaiting(tx, row);
     const appended = await appendEventsTx(tx, row, [input.userEvent], {
       set: leaseFor(input.task.id, input.owner),
       task: { task: input.task, messageId: input.messageId },

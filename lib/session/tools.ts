@@ -123,6 +123,10 @@ export function confirmations(
   return { ok: true, answers };
 }
 
+/** The user's response to each confirmation call: ADK's ToolConfirmation as the `adk_request_confirmation` function response. */
+export const decisionParts = (pending: PendingCall[], answers: ToolConfirmation[]): Part[] =>
+  pending.map((p, i) => ({ function_response: { id: p.confirmationId, name: REQUEST_CONFIRMATION, response: { ...answers[i] } } }));
+
 /** The tools a chat's state allows without asking. */
 export function alwaysAllowed(state: State): string[] {
   const value = state[ALWAYS_ALLOW_KEY];

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
-import { NotFoundError, QuotaExceededError, WrongAgentError } from "@/lib/errors";
+import { ApprovalPendingError, NotFoundError, QuotaExceededError, WrongAgentError } from "@/lib/errors";
 import { parseState } from "@/lib/session/state";
 import { type PendingCall, pendingCalls } from "@/lib/session/tools";
 import type { AdkEvent, State } from "@/lib/session/types";
@@ -36,7 +36,7 @@ export async function claimDecisionTx(
   input: {
     agent: string;
     owner: string;
-    decide: (pending: PendingCall[], state: State) => AdkEvent;
+    decide: (pending: PendingCall[], state: State, invocationId: string) => AdkEvent;
     working: (stored: Task) => Task;
   },
 ): Promise<Claimed> {
@@ -74,8 +74,22 @@ export async function claimDecisionTx(
   const running = await tx.one<{ n: number }>(sql`
     SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${Date.now()}`);
   if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
-  const decision = input.decide(pending, parseState(row.state));
+  const decision = input.decide(pending, parseState(row.state), found.row.invocation_id);
   const task = input.working(await wholeTask(tx, { ...found, session: row }));
   const appended = await appendEventsTx(tx, row, [decision], { set: leaseFor(task.id, input.owner), task: { task } });
   return { sessionId: row.id, userEvent, pending, decision: appended.events[0], task, cursor: appended.cursor };
+}
+
+/**
+ * A new turn is refused while the chat's last turn waits for the user's decision (409 `approval_pending`): its
+ * calls would otherwise stay unanswered in the history the model reads. A waiting turn a rewind hid, or one a
+ * fork shares (it can never be decided there), does not count.
+ */
+export async function refuseWhileWaiting(tx: Executor, row: SessionRow) {
+  // The invocation holding the tail: the last one to begin at or before it (one probe of the session's index).
+  const tail = await tx.one<{ task: string | null; first_seq: number; last_seq: number }>(sql`
+    SELECT task, first_seq, last_seq FROM invocations WHERE session_id = ${row.id} AND first_seq <= ${row.tail_seq}
+    ORDER BY first_seq DESC LIMIT 1`);
+  const own = tail?.task && Number(tail.last_seq) === Number(row.tail_seq) && tail.first_seq > row.shared_until;
+  if (own && parseJson<Pick<Task, "status">>(tail.task as string).status.state === "input-required") throw new ApprovalPendingError();
 }
