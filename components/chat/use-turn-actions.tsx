@@ -7,8 +7,10 @@ import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
 import { queryKeys } from "@/lib/query-keys";
 import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
 import { DraftSwap } from "./draft-swap";
+import { actedFrom, actedFromSiblingOf } from "./effects-warning";
 import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
 import { announce } from "./tab-sync";
 import { plural } from "./turn-rows";
@@ -28,6 +30,8 @@ export interface TurnActions {
   switchTo(invocationId: string, button: "Previous version" | "Next version"): void;
   /** Shows the version holding a turn the map names, with the Undo a rewind offers; resolves once it shows. */
   showVersion(invocationId: string): Promise<void>;
+  /** Sends the decision on the calls the turn waits for (docs/api.md, "Tool approval"). */
+  decide(task: Task, data: Record<string, unknown>): void;
 }
 
 export function useTurnActions(opts: {
@@ -38,11 +42,16 @@ export function useTurnActions(opts: {
   /** What the composer holds now. */
   draft: () => string;
   send: (text: string, rewindFirst: RewindFirst) => void;
+  decide: (task: Task, data: Record<string, unknown>) => void;
+  /** Asks before a rewind hides this many calls that acted in the world (true: go on). */
+  confirmEffects: (count: number) => Promise<boolean>;
 }): TurnActions {
   const { sessionId, busy, setPending, setText } = opts;
   const router = useRouter();
   const queryClient = useQueryClient();
   const reload = useReloadChat();
+  const { confirmEffects } = opts;
+  const loaded = () => (sessionId ? loadedTasks(queryClient, sessionId) : []);
 
   /** Runs a rewind or switch, then shows the chat's new view in one render; null when it failed (the toast says why). */
   async function change<T>(run: (sessionId: string) => Promise<T>, before?: () => void): Promise<T | null> {
@@ -98,6 +107,7 @@ export function useTurnActions(opts: {
 
   return {
     async rewind(invocationId, userText) {
+      if (!(await confirmEffects(actedFrom(loaded(), invocationId)))) return;
       const result = await rewindTo(invocationId, "rewind");
       if (!result) return;
       // The rewound message goes into the composer, unless it holds a draft: that stays, and the toast offers to swap.
@@ -132,6 +142,7 @@ export function useTurnActions(opts: {
       offerUndo(result.markerInvocationId, { title, description, undone: "Restore undone" });
     },
     async switchTo(invocationId, button) {
+      if (!(await confirmEffects(actedFromSiblingOf(loaded(), invocationId)))) return;
       focusPagerAfterSwitch({ invocationId, button });
       if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
     },
@@ -163,8 +174,11 @@ export function useTurnActions(opts: {
         setPending(false);
       }
     },
-    resend(invocationId, text, reason) {
-      if (!sessionId || busy) return;
+    decide(task, data) {
+      if (!busy) opts.decide(task, data);
+    },
+    async resend(invocationId, text, reason) {
+      if (!sessionId || busy || !(await confirmEffects(actedFrom(loaded(), invocationId)))) return;
       truncateTasks(queryClient, sessionId, invocationId);
       opts.send(text, { invocationId, reason });
     },
