@@ -4,7 +4,10 @@ import { demoAgent } from "@/lib/agent/demo-agent";
 import { closeConnections } from "@/lib/agent/mcp/connections";
 import { startTurn, type Turn } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
+import { archiveText } from "@/lib/archive/writer";
 import type { McpServerConfig } from "@/lib/config";
+import { chatRecords } from "@/lib/db/archive-export";
+import { importUpload } from "@/lib/db/import-upload";
 import {
   forkSession,
   getSession,
@@ -16,6 +19,8 @@ import {
   runningTurnOf,
   switchSession,
 } from "@/lib/db/queries";
+import { continueShared } from "@/lib/db/share-fork";
+import { createShare } from "@/lib/db/shares";
 import { ALWAYS_ALLOW_KEY, type Decision } from "@/lib/session/tools";
 import type { Task } from "@/lib/task/types";
 import { fixture } from "./helpers";
@@ -177,6 +182,32 @@ describe("approvals", () => {
     await forkSession(f.userId, f.sessionId, { invocationId: invocation(second) });
     await forkSession(f.userId, f.sessionId, {});
     expect(http.calls.length).toBe(count);
+  });
+
+  it("an import or a shared chat's Continue never carries a waiting call: it is canceled there, and no decision runs it", async () => {
+    const f = await fixture();
+    const agent = record("copied");
+    await send(f, agent);
+    let text = "";
+    async function* chats() {
+      yield chatRecords(f.userId, f.sessionId);
+    }
+    for await (const piece of archiveText(chats())) text += piece;
+    const [imported] = await importUpload(
+      f.userId,
+      (async function* () {
+        yield Buffer.from(text);
+      })(),
+      { agent: "demo", agents: ["demo"] },
+    );
+    const { token } = await createShare(f.userId, f.sessionId, { includeTools: true, includeFiles: false });
+    const continued = await continueShared(token, f.userId);
+    for (const copy of [imported.id, continued.id]) {
+      const [task] = (await listTasks(f.userId, copy)).items;
+      expect(task.status.state).toBe("canceled");
+      expect((await decide({ ...f, sessionId: copy }, agent, task.id, { decision_type: "approve" })).status.state).toBe("canceled");
+    }
+    expect(http.calls).not.toContain("copied");
   });
 
   it("the demo's todo list: add waits for approval, then acts outside the chat, so a rewind leaves it", async () => {
