@@ -11,7 +11,7 @@ import { callTool, closeConnections } from "@/lib/agent/mcp/connections";
 import { toolbox } from "@/lib/agent/toolbox";
 import { issueToken } from "@/lib/auth";
 import type { McpServerConfig } from "@/lib/config";
-import { createSession, createUser, currentState } from "@/lib/db/queries";
+import { createUser } from "@/lib/db/queries";
 import { ALWAYS_ALLOW_KEY } from "@/lib/session/tools";
 import { sseFrames } from "../e2e/support/api-client";
 import { middle, p95 } from "./measure";
@@ -36,7 +36,7 @@ async function echoServer() {
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, close: () => new Promise((r) => http.close(r)) };
 }
 
-/** The gate (approval lookup, and for an `ask` tool the chat's state read) against the call it guards, in ms. */
+/** The gate (the approval of an `ask` tool the chat's state allows) against the call it guards, in ms. */
 async function gate() {
   const echo = await echoServer();
   const server: McpServerConfig = {
@@ -47,19 +47,18 @@ async function gate() {
     timeoutMs: 10_000,
   };
   const userId = await createUser();
-  const { id: sessionId } = await createSession(userId, { state: { [ALWAYS_ALLOW_KEY]: ["bench__echo"] } });
+  const state = { [ALWAYS_ALLOW_KEY]: ["bench__echo"] };
   const tools = toolbox([server]);
-  const signal = new AbortController().signal;
   await tools.specs();
   const gated: number[] = [];
   const calls: number[] = [];
   for (let i = 0; i < CALLS; i++) {
     let t = performance.now();
-    const plan = await tools.plan("bench__echo", () => currentState(userId, sessionId));
+    const plan = await tools.plan("bench__echo", state);
     gated.push(performance.now() - t);
     if (plan.kind !== "mcp" || plan.approval !== "always") throw new Error("the chat's always-allow was not read");
     t = performance.now();
-    await callTool(server, "echo", {}, { userId, signal });
+    await callTool(server, "echo", {}, { userId, signal: new AbortController().signal });
     calls.push(performance.now() - t);
   }
   await closeConnections([server]);

@@ -11,6 +11,9 @@ import { INSTANCE_A, INSTANCE_B, POSTGRES_PORT, SHARED_SECRET } from "./support/
 const card = (page: Page) => page.getByTestId("approval-card");
 const reply = (chat: ChatPage, text: string | RegExp) => chat.agentMessages().filter({ hasText: text });
 
+/** The numbered list in the last reply (`list todos`). */
+const todoItems = (chat: ChatPage) => chat.agentMessages().last().getByRole("listitem");
+
 /** Sends a message whose call waits for approval: the turn ends with the card on screen. */
 async function ask(chat: ChatPage, text: string) {
   await chat.composer.fill(text);
@@ -34,9 +37,8 @@ test.describe("tools that act in the world", () => {
     await expect(reply(chat, "Added buy milk")).toBeVisible();
     await expect(card(chat.page)).toHaveCount(0);
     await chat.waitForTurnEnd();
-    await chat.composer.fill("list todos");
-    await chat.send.click();
-    await expect(reply(chat, "1. buy milk")).toBeVisible();
+    await chat.sendMessage("list todos");
+    await expect(todoItems(chat)).toHaveText(["buy milk"]);
   });
 
   test("deny with a reason never runs the call; always allow runs the next ones without asking", async ({ chat }) => {
@@ -56,7 +58,7 @@ test.describe("tools that act in the world", () => {
     await expect(card(chat.page)).toHaveCount(0);
     await expect(chat.statePanel).toContainText("retrace:always_allow");
     await chat.sendMessage("list todos");
-    await expect(reply(chat, /1\. first\s+2\. second/)).toBeVisible();
+    await expect(todoItems(chat)).toHaveText(["first", "second"]);
   });
 
   test("rewinding past an approved call warns first, and the rewound call says it was not undone; a fork after it runs nothing again", async ({
@@ -89,8 +91,7 @@ test.describe("tools that act in the world", () => {
     await chat.send.click();
     await chat.waitForTurnEnd();
     await chat.sendMessage("list todos");
-    await expect(reply(chat, "1. call the bank")).toBeVisible();
-    await expect(reply(chat, "2.")).toHaveCount(0);
+    await expect(todoItems(chat)).toHaveText(["call the bank"]);
   });
 
   test("a decision from a second tab resumes the turn in both", async ({ chat, context }) => {

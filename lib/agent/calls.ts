@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { confirmationParts, denial, type FunctionCall, type PendingCall, type ToolConfirmation, type ToolMark } from "@/lib/session/tools";
-import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
+import type { AdkEvent, EventActions, Part, State } from "@/lib/session/types";
 import { execute, markOf, type Outcome, type Plan, type Toolbox } from "./toolbox";
 import type { CallResponses, InvocationContext } from "./types";
 
@@ -18,11 +18,13 @@ const marked = (mark: ToolMark | undefined): Partial<AdkEvent> => (mark ? { cust
 export function callRunner(deps: {
   ctx: InvocationContext;
   toolbox: Toolbox;
+  /** The chat's own state as the turn began or resumed, for the gate. */
+  state: State;
   event: EventOf;
   emit: (e: AdkEvent) => void;
   store: () => Promise<void>;
 }) {
-  const { ctx, toolbox, event, emit, store } = deps;
+  const { ctx, toolbox, state, event, emit, store } = deps;
   const respond = async (call: FunctionCall, outcome: Outcome) => {
     emit(
       event([{ function_response: { id: call.id, name: call.name, response: outcome.response } }], marked(outcome.mark), outcome.actions),
@@ -41,7 +43,7 @@ export function callRunner(deps: {
       const responses: CallResponses = [];
       const paused: FunctionCall[] = [];
       for (const call of calls) {
-        const plan = await toolbox.plan(call.name, ctx.state);
+        const plan = await toolbox.plan(call.name, state);
         emit(event([{ function_call: call }], marked(plan.kind === "mcp" ? markOf(plan) : undefined)));
         if (plan.kind === "mcp" && plan.approval === "ask") paused.push(call);
         else responses.push(await run(call, plan));
@@ -57,7 +59,7 @@ export function callRunner(deps: {
     async decided(pending: PendingCall[], answers: ToolConfirmation[]): Promise<CallResponses> {
       const responses: CallResponses = [];
       for (const [i, { call }] of pending.entries()) {
-        const plan = await toolbox.plan(call.name, ctx.state);
+        const plan = await toolbox.plan(call.name, state);
         if (answers[i].confirmed) responses.push(await run(call, plan));
         else
           responses.push(

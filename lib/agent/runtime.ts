@@ -197,6 +197,7 @@ export function runLocal(turn: {
       const calls = callRunner({
         ctx,
         toolbox: tools,
+        state: writer.state,
         event: (parts, extra, actions) => turn.event(agent.name, parts, extra, actions),
         emit: (e) => waiting.push(e),
         store,

@@ -67,13 +67,17 @@ export function toolbox(servers: McpServerConfig[]) {
     async specs(): Promise<ToolSpec[]> {
       return [...builtinSpecs, ...(await tools()).map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))];
     },
-    /** The approval gate: the configured approval, where "ask" becomes "always" for a tool the chat's state allows. */
-    async plan(name: string, state: () => Promise<State>): Promise<Plan> {
+    /**
+     * The approval gate: the configured approval, where "ask" becomes "always" for a tool the chat's state allows
+     * (`state`: the chat's own state as the turn began or resumed; only a decision changes that list, and a
+     * decision is taken before its turn runs). No I/O: the tools are listed once per turn.
+     */
+    async plan(name: string, state: State): Promise<Plan> {
       if (Object.hasOwn(toolInputs, name)) return { kind: "builtin" };
       const tool = (await tools()).find((t) => t.name === name);
       if (!tool) return { kind: "unknown" };
       const approval = tool.server.tools[tool.tool] ?? tool.server.approval;
-      if (approval === "ask" && alwaysAllowed(await state()).includes(name)) return { kind: "mcp", tool, approval: "always" };
+      if (approval === "ask" && alwaysAllowed(state).includes(name)) return { kind: "mcp", tool, approval: "always" };
       return { kind: "mcp", tool, approval };
     },
   };

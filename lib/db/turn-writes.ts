@@ -6,7 +6,8 @@ import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
 import type { RewindReason } from "@/lib/session/rewind";
-import type { AdkEvent } from "@/lib/session/types";
+import { parseState } from "@/lib/session/state";
+import type { AdkEvent, State } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
@@ -49,6 +50,8 @@ export interface TurnWriter {
   readonly event: AdkEvent;
   /** How often `renew` must run for the lease to hold. */
   readonly renewEvery: number;
+  /** The chat's own state as the turn began (or resumed): only the turn's own events change it while it holds the chat. */
+  readonly state: State;
   /** Stores events the turn emitted; resolves with them as stored. */
   append(events: AdkEvent[]): Promise<AdkEvent[]>;
   /** Stores the turn's last events and its final task, and releases the session, together. */
@@ -64,12 +67,13 @@ function turnWriter(
   sessionId: string,
   turn: string,
   /** `seq`: where the turn's history ends; "now" for a resumed turn, whose own events so far are its history too. */
-  begun: { event: AdkEvent; seq: number | "now"; cursor?: LogCursor },
+  begun: { event: AdkEvent; seq: number | "now"; state: State; cursor?: LogCursor },
 ): TurnWriter {
   let cursor = begun.cursor;
   return {
     event: begun.event,
     renewEvery: leaseMs() / 4,
+    state: begun.state,
     async append(events) {
       const appended = await turnWrite(userId, sessionId, turn, cursor, (tx, row, tail) => appendEventsTx(tx, row, events, { tail }));
       cursor = appended.cursor;
@@ -96,7 +100,7 @@ async function begin(
     /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/tx/last-turn.ts). */
     lastInvocationId?: string | null;
   },
-): Promise<{ existing: Task } | { event: AdkEvent; seq: number; cursor?: LogCursor }> {
+): Promise<{ existing: Task } | { event: AdkEvent; seq: number; state: State; cursor?: LogCursor }> {
   const db = await getDb();
   return db.write(async (tx) => {
     const now = Date.now();
@@ -139,7 +143,7 @@ async function begin(
       task: { task: input.task, messageId: input.messageId },
       ahead,
     });
-    return { event: appended.events[0], seq: row.last_seq + 1, cursor: appended.cursor };
+    return { event: appended.events[0], seq: row.last_seq + 1, state: parseState(row.state), cursor: appended.cursor };
   });
 }
 
@@ -167,7 +171,12 @@ export async function beginDecision(
   const db = await getDb();
   const claimed = await db.write((tx) => claimDecisionTx(tx, userId, taskId, input));
   if ("asIs" in claimed) return claimed;
-  const writer = turnWriter(userId, claimed.sessionId, claimed.task.id, { event: claimed.userEvent, seq: "now", cursor: claimed.cursor });
+  const writer = turnWriter(userId, claimed.sessionId, claimed.task.id, {
+    event: claimed.userEvent,
+    seq: "now",
+    state: claimed.state,
+    cursor: claimed.cursor,
+  });
   return { ...claimed, writer };
 }
 

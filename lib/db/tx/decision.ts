@@ -20,7 +20,7 @@ import { findTask, wholeTask } from "./task-reads";
 
 export type Claimed =
   | { asIs: Task; running: boolean }
-  | { sessionId: string; userEvent: AdkEvent; pending: PendingCall[]; decision: AdkEvent; task: Task; cursor?: LogCursor };
+  | { sessionId: string; userEvent: AdkEvent; pending: PendingCall[]; decision: AdkEvent; task: Task; state: State; cursor?: LogCursor };
 
 /**
  * Claims a waiting task for its decision, in the caller's transaction: with the session locked, the task must
@@ -74,10 +74,13 @@ export async function claimDecisionTx(
   const running = await tx.one<{ n: number }>(sql`
     SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${Date.now()}`);
   if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
-  const decision = input.decide(pending, parseState(row.state), found.row.invocation_id);
+  const state = parseState(row.state);
+  const decision = input.decide(pending, state, found.row.invocation_id);
   const task = input.working(await wholeTask(tx, { ...found, session: row }));
   const appended = await appendEventsTx(tx, row, [decision], { set: leaseFor(task.id, input.owner), task: { task } });
-  return { sessionId: row.id, userEvent, pending, decision: appended.events[0], task, cursor: appended.cursor };
+  // The chat's state as the resumed turn begins: the decision's delta is all that changed it.
+  const resumed = { ...state, ...(decision.actions?.state_delta ?? {}) } as State;
+  return { sessionId: row.id, userEvent, pending, decision: appended.events[0], task, state: resumed, cursor: appended.cursor };
 }
 
 /**
