@@ -5,8 +5,9 @@ import { useState } from "react";
 import { REQUEST_CONFIRMATION, type ToolConfirmation } from "@/lib/session/tools";
 import { messageText } from "@/lib/task/convert";
 import type { Message } from "@/lib/task/types";
-import { ApprovalCard, type CallDecision, decisionData } from "./approval-card";
+import { ApprovalCard } from "./approval-card";
 import { Markdown } from "./markdown";
+import { type CallDecision, decisionData } from "./tool-effects";
 
 function pretty(value: unknown) {
   return JSON.stringify(value, null, 2);

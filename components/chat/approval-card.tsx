@@ -3,35 +3,7 @@
 import { ShieldQuestion } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "../ui/button";
-
-/** One call's decision, as the card collects it. */
-export interface CallDecision {
-  approve: boolean;
-  reason?: string;
-  always?: boolean;
-}
-
-/**
- * kagent's decision data part for the waiting calls (docs/api.md, "Tool approval"): one decision for them all
- * when there is one call, else a batch by call id. "Always allow" covers the approved tools.
- */
-export function decisionData(decisions: Map<string, CallDecision>): Record<string, unknown> {
-  const entries = [...decisions.entries()];
-  const always = entries.some(([, d]) => d.approve && d.always) ? { retrace_always_allow: true } : {};
-  if (entries.length === 1) {
-    const [, only] = entries[0];
-    return only.approve
-      ? { decision_type: "approve", ...always }
-      : { decision_type: "reject", ...(only.reason ? { rejection_reason: only.reason } : {}) };
-  }
-  const reasons = Object.fromEntries(entries.filter(([, d]) => !d.approve && d.reason).map(([id, d]) => [id, d.reason]));
-  return {
-    decision_type: "batch",
-    decisions: Object.fromEntries(entries.map(([id, d]) => [id, d.approve ? "approve" : "reject"])),
-    ...(Object.keys(reasons).length ? { rejection_reasons: reasons } : {}),
-    ...always,
-  };
-}
+import type { CallDecision } from "./tool-effects";
 
 /** The card on a call that waits for the user: what it would run, Approve, Deny with an optional reason, and "Always allow in this chat". */
 export function ApprovalCard({

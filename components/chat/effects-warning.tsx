@@ -3,25 +3,8 @@
 import { Globe } from "lucide-react";
 import { AlertDialog } from "radix-ui";
 import { useRef, useState } from "react";
-import { invocationIdOf } from "@/lib/task/metadata";
-import type { Task } from "@/lib/task/types";
 import { Button } from "../ui/button";
-import { plural, siblingsOf } from "./turn-rows";
-
-/** Calls that acted in the world among `tasks` (`metadata.retrace_external_calls`, docs/api.md "Tasks"). */
-const actedIn = (tasks: Task[]) => tasks.reduce((n, t) => n + (Number(t.metadata?.retrace_external_calls) || 0), 0);
-
-/** What a rewind before `invocationId` would hide of the loaded turns: that turn and every later one. */
-export function actedFrom(tasks: Task[], invocationId: string): number {
-  const index = tasks.findIndex((t) => invocationIdOf(t) === invocationId);
-  return index < 0 ? 0 : actedIn(tasks.slice(index));
-}
-
-/** What switching to another version of a turn would hide: the version shown now and every later turn. */
-export function actedFromSiblingOf(tasks: Task[], invocationId: string): number {
-  const index = tasks.findIndex((t) => siblingsOf(t)?.invocationIds.includes(invocationId));
-  return index < 0 ? 0 : actedIn(tasks.slice(index));
-}
+import { plural } from "./turn-rows";
 
 /**
  * Asks before a rewind hides calls that acted in the world: the rewind restores the chat, not the world

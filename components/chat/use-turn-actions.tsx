@@ -5,14 +5,16 @@ import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
 import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
+import type { VersionInfo } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import type { ChatTree } from "@/lib/session/tree";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
 import { DraftSwap } from "./draft-swap";
-import { actedFrom, actedFromSiblingOf } from "./effects-warning";
 import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
 import { announce } from "./tab-sync";
+import { actedFrom, actedFromSiblingOf, actedIn, actedOffPath } from "./tool-effects";
 import { plural } from "./turn-rows";
 import { unwrapAction } from "./unwrap-action";
 import type { RewindFirst } from "./use-live-turn";
@@ -52,6 +54,20 @@ export function useTurnActions(opts: {
   const reload = useReloadChat();
   const { confirmEffects } = opts;
   const loaded = () => (sessionId ? loadedTasks(queryClient, sessionId) : []);
+  /** The tree, read only when the loaded turns hold calls that acted in the world (the map's and History's changes). */
+  const tree = (id: string) => api<ChatTree>(`/api/sessions/${encodeURIComponent(id)}/tree`);
+  async function actedBySwitching(invocationId: string) {
+    const tasks = loaded();
+    return sessionId && actedIn(tasks) > 0 ? actedOffPath(tasks, await tree(sessionId), invocationId, true) : 0;
+  }
+  /** Restoring the head a marker ended: the turns not on that head's path are hidden. */
+  async function actedByRestoring(markerInvocationId: string) {
+    const tasks = loaded();
+    if (!sessionId || actedIn(tasks) === 0) return 0;
+    const heads = await api<VersionInfo[]>(`/api/sessions/${encodeURIComponent(sessionId)}/versions`);
+    const head = heads.find((h) => h.marker_invocation_id === markerInvocationId);
+    return head ? actedOffPath(tasks, await tree(sessionId), head.last_invocation_id) : 0;
+  }
 
   /** Runs a rewind or switch, then shows the chat's new view in one render; null when it failed (the toast says why). */
   async function change<T>(run: (sessionId: string) => Promise<T>, before?: () => void): Promise<T | null> {
@@ -135,6 +151,7 @@ export function useTurnActions(opts: {
       );
     },
     async restore(markerInvocationId, from) {
+      if (!(await confirmEffects(await actedByRestoring(markerInvocationId)))) return;
       const result = await rewindTo(markerInvocationId, "restore");
       if (!result) return;
       const title = from === "history" ? "Restored an earlier version" : "Restored the rewound turns";
@@ -147,6 +164,7 @@ export function useTurnActions(opts: {
       if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
     },
     async showVersion(invocationId) {
+      if (!(await confirmEffects(await actedBySwitching(invocationId)))) return;
       // The JSON API rather than the server action: the map's click waits for it, and Next.js's action round trip
       // took 30–130 ms on a switch the API answers in about 10 (README, "Performance").
       const result = await change((id) =>
