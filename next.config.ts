@@ -7,6 +7,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["better-sqlite3"],
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
+  // kagent's UI posts to `/api/a2a/{namespace}/{agent}/`: answered as posted, not redirected (proxy.ts redirects the rest).
+  skipTrailingSlashRedirect: true,
   experimental: {
     serverActions: { bodySizeLimit: MAX_BODY_BYTES },
     // The proxy checks action bodies (lib/api/page-post.ts). Next.js cuts what it hands the proxy

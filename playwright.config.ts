@@ -15,6 +15,8 @@ const model = {
   OPENAI_API_KEY: "test-key",
   OPENAI_MODEL: "fake-model",
 };
+/** The suite's browsers reach every instance from 127.0.0.1, each device behind its own X-Forwarded-For (e2e/support/accounts.ts). */
+const PROXY = { RETRACE_TRUSTED_PROXIES: "127.0.0.1" };
 /** One of the two app instances that share one PostgreSQL (SPEC §7), from the same production build. */
 const postgresInstance = (url: string) => ({
   command: `npx next start -p ${new URL(url).port} -H 127.0.0.1`,
@@ -25,6 +27,7 @@ const postgresInstance = (url: string) => ({
     DATABASE_URL: `postgres://postgres@127.0.0.1:${POSTGRES_PORT}/postgres`,
     AUTH_SECRET: SHARED_SECRET,
     DEMO_WORD_DELAY_MS: "40",
+    ...PROXY,
     ...model,
   },
   reuseExistingServer: Boolean(process.env.E2E_REUSE),
@@ -68,6 +71,7 @@ export default defineConfig({
         DATABASE_PATH: `${DATA_DIR}/retrace.db`,
         AUTH_SECRET: SHARED_SECRET,
         DEMO_WORD_DELAY_MS: "20",
+        ...PROXY,
         ...model,
       },
       reuseExistingServer: Boolean(process.env.E2E_REUSE),

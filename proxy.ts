@@ -11,6 +11,8 @@ import { AUTH_COOKIE, authCookieOptions, isHttps, issueToken, verifyToken } from
  * (or an expired one), a renewed one when its token is past half its life.
  */
 export async function proxy(request: NextRequest) {
+  const slashed = withoutTrailingSlash(request);
+  if (slashed) return slashed;
   const refused = await refuseBadPagePost(request);
   if (refused) return refused;
   const https = isHttps(request.nextUrl, request.headers);
@@ -33,6 +35,17 @@ export async function proxy(request: NextRequest) {
 }
 
 /**
+ * Next.js's own redirect of `/path/` to `/path` (308), which next.config.ts turns off so that kagent's UI's
+ * `/api/a2a/{namespace}/{agent}/` is answered where it posts; every other path keeps it.
+ */
+function withoutTrailingSlash(request: NextRequest): NextResponse | null {
+  const { pathname } = request.nextUrl;
+  if (pathname === "/" || !pathname.endsWith("/") || pathname.startsWith("/api/a2a/")) return null;
+  // A plain URL: a clone of nextUrl would keep its trailing slash.
+  return NextResponse.redirect(new URL(`${pathname.replace(/\/+$/, "") || "/"}${request.nextUrl.search}`, request.url), 308);
+}
+
+/**
  * A signed-in browser's session cookies as better-auth renews them (its signed cache lasts a minute): the
  * page's own render sees the renewed ones, and the browser gets them with the page.
  */
@@ -50,6 +63,9 @@ async function refreshSession(request: NextRequest): Promise<string[]> {
 }
 
 export const config = {
-  // Everything but the API (its routes authenticate themselves) and static files.
-  matcher: ["/((?!api(?:/|$)|_next/static|_next/image|favicon.ico).*)"],
+  // Everything but the API (its routes authenticate themselves), static files, and a share link's files: those
+  // keep their route's `Content-Security-Policy: sandbox`, which the pages' policy here would replace — and an
+  // HTML file would then run, or redirect its reader, on the app's own origin. And every path with a trailing
+  // slash but A2A's (withoutTrailingSlash).
+  matcher: ["/((?!api(?:/|$)|_next/static|_next/image|favicon.ico|s/[^/]+/files/).*)", "/((?!api/a2a/).*)/"],
 };

@@ -84,3 +84,27 @@ test.describe("drafts and Undo toasts", () => {
     await expect(chat.toast(/Rewound 1 turn/)).toHaveCount(0);
   });
 });
+
+test.describe("a new chat's composer", () => {
+  test("keeps every character typed while the first reply streams and the chat becomes its own page", async ({ chat, page }) => {
+    await chat.open();
+    await chat.composer.fill("hello");
+    await chat.composer.press("Enter");
+    await expect(chat.stop).toBeVisible();
+    // The page at / gives way to /chat/<id> once the reply ends: type on, key by key, across that swap.
+    const first = await chat.composer.elementHandle();
+    let typed = "";
+    let afterSwap = 0;
+    for (const key of "my next question ".repeat(30)) {
+      await page.keyboard.type(key);
+      typed += key;
+      if (!(await first?.evaluate((el) => el.isConnected))) afterSwap++;
+      if (afterSwap === 10) break;
+    }
+    expect(afterSwap).toBe(10);
+    await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+    await expect(chat.composer).toHaveValue(typed);
+    await expect(chat.composer).toBeFocused();
+    await chat.expectUserMessages(["hello"]);
+  });
+});

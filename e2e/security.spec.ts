@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
+import { guestToken, instance } from "./support/api-client";
 import type { ChatPage } from "./support/chat-page";
 import { expect, test } from "./support/fixtures";
+import { INSTANCE_A } from "./support/instances";
 import { otherOrigin } from "./support/other-origin";
 
 /** Renames the chat through the UI and returns the server-action request the browser sent, once answered. */
@@ -188,6 +190,39 @@ test("pages send security headers and the app runs under its CSP without violati
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: false });
   expect(cookie.expires - Date.now() / 1000).toBeGreaterThan(29.9 * 24 * 3600);
   expect(cookie.expires - Date.now() / 1000).toBeLessThanOrEqual(30 * 24 * 3600);
+});
+
+test("an HTML file shared with files ticked is served sandboxed: it cannot run or send the reader anywhere, on every instance", async ({
+  page,
+  baseURL,
+}) => {
+  const html =
+    '<html><head><title>harmless</title><meta http-equiv="refresh" content="0;url=/?phished"></head>' +
+    '<body><p>a file</p><script>document.title = "ran"; location.href = "/?phished";</script></body></html>';
+  for (const base of [baseURL as string, INSTANCE_A]) {
+    const owner = instance(base, await guestToken(base));
+    const { body } = await owner.json<{ data: { id: string } }>("POST", "/api/sessions", { name: "Files" });
+    const id = body.data.id;
+    const saved = await owner.json("POST", `/api/sessions/${id}/artifacts`, { filename: "page.html", mime_type: "text/html", text: html });
+    expect(saved.status).toBe(201);
+    await owner.json("POST", `/api/sessions/${id}/events`, [
+      {
+        invocation_id: "e-1",
+        author: "user",
+        content: { parts: [{ text: "see page.html" }] },
+        actions: { artifact_delta: { "page.html": 0 } },
+      },
+    ]);
+    const shared = await owner.json<{ data: { url: string } }>("POST", `/api/sessions/${id}/shares`, { include_files: true });
+    const file = `${base}${new URL(shared.body.data.url).pathname}/files/page.html`;
+
+    const response = await page.goto(file);
+    await page.waitForTimeout(1000);
+    expect([page.url(), await page.title()]).toEqual([file, "harmless"]);
+    await expect(page.getByText("a file")).toBeVisible();
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()).toMatchObject({ "content-security-policy": "sandbox", "x-content-type-options": "nosniff" });
+  }
 });
 
 test("unknown /api paths answer a JSON 404 to every method", async ({ page }) => {

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { issuesText } from "@/lib/errors";
 import { DEMO_AGENT } from "@/lib/session/names";
 import { isAppKey } from "@/lib/session/state";
 import type { Json } from "@/lib/session/types";
@@ -107,6 +108,13 @@ const agentsObject = z.strictObject({ agents: agentsList.default([]), app_state:
 /** Headers a client or the app itself controls: never an identity a proxy vouches for. */
 const RESERVED_HEADERS = new Set(["authorization", "cookie", "host", "origin", "content-type", "x-forwarded-for", "x-forwarded-host"]);
 
+/** RETRACE_TRUSTED_PROXIES: addresses or CIDR ranges, separated by commas or spaces. */
+const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], "each entry must be an IP address or a CIDR range");
+const trustedProxies = z
+  .string()
+  .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(proxyAddress));
+
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const envSchema = z.object({
   DATABASE_URL: z
@@ -137,6 +145,15 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9-]{1,100}$/, "RETRACE_TRUSTED_USER_HEADER must be a header name")
     .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), "RETRACE_TRUSTED_USER_HEADER cannot be a header browsers or the app set")
     .optional(),
+  RETRACE_TRUSTED_PROXIES: trustedProxies.optional(),
+  /** The namespace kagent's UI puts before an agent's name (`kagent/demo`): Retrace's agents live in this one. */
+  RETRACE_KAGENT_NAMESPACE: z
+    .string()
+    .regex(
+      /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+      "RETRACE_KAGENT_NAMESPACE must be a Kubernetes namespace name (a-z, 0-9 and -, at most 63)",
+    )
+    .default("kagent"),
 });
 
 export interface Config {
@@ -153,15 +170,16 @@ export interface Config {
     oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
     /** Set only when the operator opted in: the header a trusted proxy names the signed-in user by. */
     trustedUserHeader?: string;
+    /** Proxies whose X-Forwarded-For names the client that rate limits count (none: the connection's own address). */
+    trustedProxies: string[];
   };
+  /** The namespace of kagent's agent references and A2A paths (docs/api.md, "kagent's UI"). */
+  kagentNamespace: string;
 }
 
 class ConfigError extends Error {
   override name = "ConfigError";
 }
-
-const issues = (error: z.ZodError, prefix = "") =>
-  error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 
 /** `${NAME}` in a header or environment value, replaced by that variable; an unset one stops start-up. */
 function interpolate(values: Record<string, string>, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
@@ -204,7 +222,7 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
   const parsed = Array.isArray(raw)
     ? agentsList.transform((agents) => ({ agents, app_state: {} })).safeParse(raw)
     : agentsObject.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issues(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issuesText(parsed.error)}`);
   const { agents, app_state } = parsed.data;
   const agentsConfig = agents.map((a, i) => ({
     name: a.name,
@@ -222,7 +240,7 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
   // An empty variable means unset, as in most deployment tools.
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")));
-  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${issues(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${issuesText(parsed.error)}`);
   const e = parsed.data;
   if (e.DATABASE_URL && !e.AUTH_SECRET) {
     throw new ConfigError("AUTH_SECRET must be set when DATABASE_URL is: every app instance signs and checks tokens with it");
@@ -274,7 +292,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
           }
         : undefined,
       trustedUserHeader: e.RETRACE_TRUSTED_USER_HEADER?.toLowerCase(),
+      trustedProxies: e.RETRACE_TRUSTED_PROXIES ?? [],
     },
+    kagentNamespace: e.RETRACE_KAGENT_NAMESPACE,
   };
 }
 

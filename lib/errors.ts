@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /** Errors that carry their HTTP status and machine code (docs/api.md, "Envelope"). */
 export class AppError extends Error {
   constructor(
@@ -95,4 +97,37 @@ export class StaleTurnError extends AppError {
   constructor() {
     super(409, "stale_turn", "This turn no longer holds its session; its writes are refused.");
   }
+}
+
+/** What the API says when the database does not answer: REST's 503 `unavailable`, A2A's JSON-RPC -32000. */
+export const STORE_UNAVAILABLE = { code: "unavailable", message: "The database is unavailable; try again in a moment" } as const;
+
+/**
+ * The database went away (a restart, a cut connection): the same request may succeed a moment later.
+ * PostgreSQL's connection exceptions (class 08) and shutdowns (57P01–57P03), a socket the server closed or
+ * refused, and node-postgres's own words for a connection it lost.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof code === "string" ? code : "";
+  return (
+    /^(08|57P0[123]$)/.test(text) ||
+    ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"].includes(text) ||
+    /Connection terminated|not queryable/.test(typeof message === "string" ? message : "")
+  );
+}
+
+/** Whether `message` names `field` (a key; never an array index) as a word of its own. */
+const names = (message: string, field: PropertyKey | undefined) =>
+  typeof field === "string" && new RegExp(`\\b${field.replace(/\W/g, "\\$&")}\\b`).test(message);
+
+/**
+ * A zod error as a person reads it, on one line: each issue's message, after the field it is about unless it
+ * names that field already ("limit must be at most 500", "name: Invalid input"), joined by "; ". Not
+ * `z.prettifyError`, whose "✖ " bullets and "→ at" lines reach a client's toasts verbatim.
+ */
+export function issuesText(error: z.ZodError): string {
+  return error.issues
+    .map(({ path, message }) => (path.length === 0 || names(message, path.at(-1)) ? message : `${path.join(".")}: ${message}`))
+    .join("; ");
 }

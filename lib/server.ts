@@ -1,9 +1,11 @@
 import "server-only";
 /**
- * What an app instance does once, at start-up (instrumentation.ts): check the configuration, open
+ * What an app instance does once, at start-up (instrumentation.ts): stamp each request with its connection's
+ * address (lib/accounts/client-address.ts), check the configuration, open
  * the store (migrations, backfills, the operator's app state), sweep up turns of crashed instances,
  * and, on SIGTERM/SIGINT, interrupt its own running turns before the process exits.
  */
+import { watchPeers } from "@/lib/accounts/client-address";
 import { stopLocalTurns } from "@/lib/agent/live";
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
@@ -37,6 +39,7 @@ function shutDownGracefully() {
 }
 
 export async function startServer() {
+  watchPeers();
   const stop = (why: string) => {
     console.error(`Retrace cannot start: ${why}`);
     process.exit(1);

@@ -153,4 +153,78 @@ describe("a sign-in upgrades the guest: every row moves to the account, in one t
     expect([...laptop.cookies.keys()]).toEqual([]);
     expect((await laptop.api(routes.sessions.GET)).status).toBe(401);
   });
+
+  it("a refused sign-up writes nothing — a forged guest token (401), a guest id that is an account (409), a running reply (409) — and its retry succeeds", async () => {
+    const guest = await guestWithChat();
+    const credentials = newCredentials();
+    const db = await getDb();
+    const [header, payload, signature] = guest.token.split(".");
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: crypto.randomUUID() })).toString("base64url")}.${signature}`;
+    const { accountId } = await accountWithData();
+    const busy = async (running: boolean) =>
+      db.run(sql`
+        UPDATE sessions SET turn_task_id = ${running ? "running" : null}, turn_lease_until = ${running ? Date.now() + 60_000 : null}
+        WHERE id = ${guest.sessionId}`);
+    await busy(true);
+    const before = await snapshot();
+    for (const [token, status, code] of [
+      [forged, 401, "INVALID_GUEST"],
+      [await issueToken(accountId), 409, "GUEST_IS_ACCOUNT"],
+      [guest.token, 409, "SESSION_BUSY"],
+    ] as const) {
+      const browser = new Browser(token);
+      const refused = await browser.auth("/sign-up/email", credentials);
+      expect({ status: refused.status, code: refused.json.code }).toEqual({ status, code });
+      expect(browser.cookies.has("retrace.session_token")).toBe(false);
+      expect(await snapshot()).toEqual(before);
+    }
+    await busy(false);
+    const browser = new Browser(guest.token);
+    const retried = await browser.auth("/sign-up/email", credentials);
+    expect(retried.status).toBe(200);
+    expect(await browser.sessions()).toEqual([guest.sessionId]);
+  });
+
+  it.each([
+    ["sign-up", "auth_users"],
+    ["sign-up", "auth_sessions"],
+    ["sign-in", "auth_sessions"],
+  ])(
+    "a reply that starts between the checks and the move (%s, as %s is written): refused, and the account it made or the session is gone",
+    async (way, table) => {
+      const existing = way === "sign-in" ? (await accountWithData()).credentials : null;
+      const guest = await guestWithChat();
+      const db = await getDb();
+      const starts = sql.raw(`
+      UPDATE sessions SET turn_task_id = 'started', turn_lease_until = ${Date.now() + 60_000} WHERE id = '${guest.sessionId}'`);
+      // The reply starts as the account's (or its session's) row is written: after the checks, before the guest moves.
+      if (db.dialect.name === "sqlite") {
+        await db.run(sql`CREATE TEMP TRIGGER reply_starts AFTER INSERT ON ${sql.raw(table)} BEGIN ${starts}; END`);
+      } else {
+        await db.run(sql`CREATE FUNCTION reply_starts() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${starts}; RETURN NEW; END $$`);
+        await db.run(sql`CREATE TRIGGER reply_starts AFTER INSERT ON ${sql.raw(table)} FOR EACH ROW EXECUTE FUNCTION reply_starts()`);
+      }
+      try {
+        process.env.RETRACE_SIGNUP = "invite";
+        const credentials = newCredentials();
+        await db.run(
+          sql`INSERT INTO invites (email, created_at, expires_at) VALUES (${credentials.email}, ${Date.now()}, ${Date.now() + 60_000})`,
+        );
+        const before = await snapshot();
+        const browser = new Browser(guest.token);
+        const refused = existing
+          ? await browser.auth("/sign-in/email", { email: existing.email, password: existing.password })
+          : await browser.auth("/sign-up/email", credentials);
+        expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 409, code: "SESSION_BUSY" });
+        expect([...browser.cookies.keys()]).toEqual(["retrace_token"]);
+        const after = await snapshot();
+        expect({ ...after, sessions: before.sessions }).toEqual(before);
+      } finally {
+        delete process.env.RETRACE_SIGNUP;
+        await db.run(sql.raw(db.dialect.name === "sqlite" ? "DROP TRIGGER reply_starts" : `DROP TRIGGER reply_starts ON ${table}`));
+        if (db.dialect.name !== "sqlite") await db.run(sql`DROP FUNCTION reply_starts()`);
+      }
+    },
+  );
 });

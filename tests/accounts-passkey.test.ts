@@ -1,5 +1,9 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as account from "@/app/api/account/route";
+import { stampPeer } from "@/lib/accounts/client-address";
+import { getDb } from "@/lib/db/client";
 import { Browser, newCredentials } from "./support/accounts";
 import { ownedBy, richGuest, rowsMentioning } from "./support/accounts-data";
 import { snapshot } from "./support/api";
@@ -60,7 +64,7 @@ describe("passkeys", () => {
     expect(await phone.sessions()).toEqual(expect.arrayContaining([first.sessionId, second.sessionId]));
   });
 
-  it("a signed-in account adds a passkey and then signs in with it; a taken address or closed sign-up is refused before the ceremony", async () => {
+  it("a signed-in account adds a passkey and then signs in with it; a taken address is refused after the ceremony, closed sign-up before it", async () => {
     const credentials = newCredentials();
     const browser = new Browser();
     expect((await browser.auth("/sign-up/email", credentials)).status).toBe(200);
@@ -74,6 +78,7 @@ describe("passkeys", () => {
     expect((await signInWithPasskey(elsewhere, authenticator)).status).toBe(200);
 
     const before = await snapshot();
+    // Refused when the account would be made: the options read the same for a taken address (see below).
     const taken = await signUpWithPasskey(new Browser(), new SoftwareAuthenticator(), credentials);
     expect({ status: taken.status, code: taken.json.code }).toEqual({ status: 400, code: "EMAIL_TAKEN" });
     process.env.RETRACE_SIGNUP = "closed";
@@ -94,5 +99,62 @@ describe("passkeys", () => {
     const forged = await signInWithPasskey(new Browser("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.forged"), authenticator);
     expect({ status: forged.status, code: forged.json.code }).toEqual({ status: 401, code: "INVALID_GUEST" });
     expect(await snapshot()).toEqual(afterSignUp);
+  });
+
+  it("options tell nothing about an address and write nothing: the same answer for a taken and a free one, no row for 300 calls, 10 a minute per address", async () => {
+    const taken = newCredentials();
+    expect((await new Browser().auth("/sign-up/email", taken)).status).toBe(200);
+    const options = (email: string, address: string) => {
+      const headers: IncomingHttpHeaders = {};
+      stampPeer(headers, address);
+      const context = encodeURIComponent(JSON.stringify({ name: "Someone", email }));
+      return new Browser(undefined, undefined, headers as Record<string, string>).auth(
+        `/passkey/generate-register-options?context=${context}`,
+      );
+    };
+    const shape = (answer: { status: number; json: Record<string, unknown> }) => ({
+      status: answer.status,
+      keys: Object.keys(answer.json).sort(),
+      user: Object.keys(answer.json.user as object).sort(),
+      excluded: answer.json.excludeCredentials,
+    });
+    const before = await snapshot();
+    const forTaken = await options(taken.email, "192.0.2.1");
+    const forFree = await options(newCredentials().email, "192.0.2.1");
+    expect(shape(forTaken)).toEqual(shape(forFree));
+    expect(forTaken.status).toBe(200);
+    const statuses = new Set<number>();
+    for (let i = 0; i < 300; i++) statuses.add((await options(`free${i}@example.com`, `198.51.100.${Math.floor(i / 10)}`)).status);
+    expect([...statuses]).toEqual([200]);
+    expect(await snapshot()).toEqual(before);
+    const limited: number[] = [];
+    for (let i = 0; i < 11; i++) limited.push((await options(`again${i}@example.com`, "192.0.2.2")).status);
+    expect(limited).toEqual([...Array(10).fill(200), 429]);
+    const rows = await (await getDb()).one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM auth_verifications`);
+    expect(Number(rows?.n)).toBe(0);
+  }, 60_000);
+
+  it("a passkey's name and reported transports have limits; a sign-up refused for its guest writes nothing", async () => {
+    const browser = new Browser();
+    expect((await browser.auth("/sign-up/email", newCredentials())).status).toBe(200);
+    const authenticator = new SoftwareAuthenticator();
+    const before = await snapshot();
+    for (const body of [{ name: "P".repeat(101) }, { name: "Phone", transports: Array.from({ length: 50 }, () => "internal") }]) {
+      const options = await browser.auth("/passkey/generate-register-options");
+      const response = authenticator.register(options.json);
+      if (body.transports) response.response.transports = body.transports;
+      const refused = await browser.auth("/passkey/verify-registration", { response, name: body.name });
+      expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 400, code: "FIELD_TOO_LONG" });
+    }
+    expect(await snapshot()).toEqual(before);
+
+    const guest = await richGuest();
+    await (await getDb()).run(
+      sql`UPDATE sessions SET turn_task_id = 'running', turn_lease_until = ${Date.now() + 60_000} WHERE id = ${guest.sessionId}`,
+    );
+    const busy = await snapshot();
+    const refused = await signUpWithPasskey(new Browser(guest.token), new SoftwareAuthenticator());
+    expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 409, code: "SESSION_BUSY" });
+    expect(await snapshot()).toEqual(busy);
   });
 });

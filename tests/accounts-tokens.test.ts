@@ -119,6 +119,19 @@ describe("a trusted proxy's header (RETRACE_TRUSTED_USER_HEADER)", () => {
     expect(foreign.json.code).toBe("cross_origin");
   });
 
+  it("behind it, a Bearer that is not Retrace's (oauth2-proxy's ID token, which kagent's UI forwards) leaves the header to name the user", async () => {
+    const idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJkYW5hIn0.c2lnbmVkIGJ5IHRoZSBJZFA";
+    const headers = { authorization: `Bearer ${idToken}`, "x-forwarded-email": "dana@corp.example" };
+    expect((await call(account.GET, { headers })).status).toBe(401);
+    process.env.RETRACE_TRUSTED_USER_HEADER = "X-Forwarded-Email";
+    expect((await call(account.GET, { headers })).json.data).toMatchObject({ kind: "proxy", email: "dana@corp.example" });
+    // Retrace's own Bearer still names its user first; a foreign one alone is still no one.
+    const guest = await newGuest();
+    const own = await call(account.GET, { headers: { ...headers, authorization: `Bearer ${guest.token}` } });
+    expect(own.json.data).toMatchObject({ kind: "guest", user_id: guest.user_id });
+    expect((await call(account.GET, { headers: { authorization: headers.authorization } })).status).toBe(401);
+  });
+
   it("refuses header names a client controls, and OIDC settings given in part", () => {
     expect(() => parseConfig(env({ RETRACE_TRUSTED_USER_HEADER: "Cookie" }))).toThrow(/RETRACE_TRUSTED_USER_HEADER/);
     expect(() => parseConfig(env({ RETRACE_TRUSTED_USER_HEADER: "bad header" }))).toThrow(/RETRACE_TRUSTED_USER_HEADER/);

@@ -127,4 +127,68 @@ describe("share link routes", () => {
     const tasks = await reader.api(routes.tasks.GET, { params: { id: copied.json.data.id } });
     expect(tasks.json.data).toHaveLength(3);
   });
+
+  it("shares what its page showed when shared, nothing more: that name, session state, the parts and fields it shows", async () => {
+    const owner = await guestWithChat();
+    // An API client's turn with what no page shows: another scope's state, an image, fields Retrace does not read.
+    const turn = {
+      invocation_id: "e-client",
+      author: "user",
+      content: { parts: [{ text: "look at this" }, { inline_data: { mime_type: "image/png", data: "c2VjcmV0LWltYWdl" } }] },
+      actions: { state_delta: { mood: "calm", "user:secret": "s3cret-value" } },
+      custom_metadata: { note: "hidden-note" },
+      branch: "hidden-branch",
+    };
+    const reply = {
+      invocation_id: "e-client",
+      author: "demo",
+      content: { parts: [{ text: "Nice" }] },
+      grounding_metadata: { hidden: "x" },
+    };
+    const appended = await call(routes.events.POST, {
+      method: "POST",
+      token: owner.token,
+      params: { id: owner.sessionId },
+      body: [turn, reply],
+    });
+    expect(appended.status).toBe(201);
+    const link = await createShare(owner.token, owner.sessionId, { include_tools: true, include_files: true });
+    const renamed = await call(routes.session.PATCH, {
+      method: "PATCH",
+      token: owner.token,
+      params: { id: owner.sessionId },
+      body: { name: "Renamed later" },
+    });
+    expect(renamed.status).toBe(200);
+
+    const shared = await sharedVersion(link.token);
+    expect(shared?.name).toBe("set color to red");
+    const reader = new Browser();
+    expect((await reader.auth("/sign-up/email", newCredentials("Ada Lovelace"))).status).toBe(200);
+    const copied = await reader.api(continueShared.POST, { method: "POST", params: { token: link.token } });
+    const session = await reader.api(routes.session.GET, { params: { id: copied.json.data.id } });
+    expect(session.json.data.session).toMatchObject({ name: "set color to red", state: { color: "blue", mood: "calm" } });
+    expect(session.json.data.session.state).not.toHaveProperty("user:secret");
+    const everything = JSON.stringify([
+      shared?.name,
+      shared?.events,
+      session.json,
+      await reader.api(routes.tasks.GET, { params: { id: copied.json.data.id } }),
+    ]);
+    for (const hidden of [
+      "Renamed later",
+      "s3cret-value",
+      "user:secret",
+      "hidden-note",
+      "hidden-branch",
+      "grounding_metadata",
+      "c2VjcmV0",
+    ]) {
+      expect(everything).not.toContain(hidden);
+    }
+    // What the page shows is all there: the texts, the tool calls (shared), the file.
+    expect(everything).toContain("look at this");
+    expect(everything).toContain("function_call");
+    expect((await reader.api(routes.artifacts.GET, { params: { id: copied.json.data.id } })).json.data).toHaveLength(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { conversationToChat } from "@/lib/archive/chatgpt";
-import { sharedTurns } from "@/lib/archive/shared-turns";
+import { sharedEvent, sharedTurns } from "@/lib/archive/shared-turns";
 import type { AdkEvent } from "@/lib/session/types";
 import { branchy, conversation } from "./support/chatgpt";
 
@@ -146,10 +146,54 @@ describe("a share link's turns", () => {
     },
   ];
 
+  const shown = (include: { includeTools: boolean; includeFiles: boolean }) => events.flatMap((e) => sharedEvent(e, include) ?? []);
+
   it("carry text only, unless tool calls are shared; never deltas or other parts", () => {
-    expect(sharedTurns(events, false)).toEqual([{ id: "a", user: "set color to red", agent: [{ text: "Done" }] }]);
-    const withTools = sharedTurns(events, true);
+    expect(sharedTurns(shown({ includeTools: false, includeFiles: false }))).toEqual([
+      { id: "a", user: "set color to red", agent: [{ text: "Done" }] },
+    ]);
+    const withTools = sharedTurns(shown({ includeTools: true, includeFiles: false }));
     expect(withTools[0].agent.map((p) => Object.keys(p)[0])).toEqual(["function_call", "function_response", "text"]);
     expect(JSON.stringify(withTools)).not.toContain("notes.txt");
+  });
+
+  it("hold only what the page shows: session state, shared files, known fields", () => {
+    const event: AdkEvent = {
+      id: "5",
+      invocation_id: "b",
+      author: "demo",
+      timestamp: 2,
+      branch: "secret-branch",
+      custom_metadata: { note: "secret" },
+      error_message: "secret endpoint said no",
+      content: {
+        role: "model",
+        parts: [{ text: "Hi", thought_signature: "secret" }, { inline_data: { mime_type: "image/png", data: "AA==" } }],
+      },
+      actions: {
+        state_delta: { color: "red", "user:secret": 1, "app:motd": "x" },
+        artifact_delta: { "notes.txt": 0, "user:cv.pdf": 1 },
+        escalate: true,
+      },
+    };
+    expect(sharedEvent(event, { includeTools: false, includeFiles: false })).toEqual({
+      id: "5",
+      invocation_id: "b",
+      author: "demo",
+      timestamp: 2,
+      content: { role: "model", parts: [{ text: "Hi" }] },
+      actions: { state_delta: { color: "red" }, artifact_delta: {} },
+    });
+    expect(sharedEvent(event, { includeTools: false, includeFiles: true })?.actions?.artifact_delta).toEqual({ "notes.txt": 0 });
+    // An image alone is nothing the page shows.
+    expect(
+      sharedEvent(
+        { ...event, content: { parts: [{ inline_data: { mime_type: "image/png", data: "AA==" } }] }, actions: {} },
+        {
+          includeTools: true,
+          includeFiles: true,
+        },
+      ),
+    ).toBeNull();
   });
 });

@@ -64,13 +64,15 @@ describe("configuration, validated at start-up", () => {
       ]),
     ).toThrow(/two MCP servers of an agent share a name/);
     expect(bad([{ name: "x", command: "node", url: "https://a.example" }])).toThrow(/exactly one of url, command or builtin/);
-    expect(bad([{ name: "x", command: "node", headers: {} }])).toThrow(/0\.mcp\.0\.headers: headers go with url/);
+    expect(bad([{ name: "x", command: "node", headers: {} }])).toThrow(/headers go with url/);
   });
 
   it("defaults to the embedded SQLite file and the documented limits; an empty variable is unset", () => {
     const config = parseConfig(env({ DATABASE_URL: "", PORT: "" }));
     expect(config.database).toEqual({ kind: "sqlite", path: "data/retrace.db" });
     expect(config.limits).toEqual({ concurrentTurns: 3, sessions: 10_000, storedBytes: 1024 ** 3 });
+    expect(config.kagentNamespace).toBe("kagent");
+    expect(parseConfig(env({ RETRACE_KAGENT_NAMESPACE: "team-a" })).kagentNamespace).toBe("team-a");
   });
 
   it("DATABASE_URL selects PostgreSQL (with a shared AUTH_SECRET) and its pool size", () => {
@@ -80,9 +82,11 @@ describe("configuration, validated at start-up", () => {
   });
 
   it.each([
-    [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must be a postgres:\/\/ URL$/],
     [{ PORT: "70000" }, /PORT:/],
-    [{ RETRACE_ADMIN_TOKEN: "short" }, /RETRACE_ADMIN_TOKEN: RETRACE_ADMIN_TOKEN must be at least 16 characters/],
+    [{ RETRACE_ADMIN_TOKEN: "short" }, /^Invalid configuration: RETRACE_ADMIN_TOKEN must be at least 16 characters$/],
+    [{ RETRACE_KAGENT_NAMESPACE: "Team_A" }, /RETRACE_KAGENT_NAMESPACE must be a Kubernetes namespace name/],
+    [{ RETRACE_KAGENT_NAMESPACE: "-team" }, /RETRACE_KAGENT_NAMESPACE must be a Kubernetes namespace name/],
     [{ RETRACE_MAX_SESSIONS: "-1" }, /RETRACE_MAX_SESSIONS:/],
     [{ OPENAI_BASE_URL: "not a url" }, /OPENAI_BASE_URL:/],
   ])("names a bad value: %o", (values, message) => {
@@ -106,6 +110,21 @@ describe("configuration, validated at start-up", () => {
       [[agent, agent], /two agents share a name/],
     ] as const) {
       expect(() => parseConfig(env({ AGENTS_FILE: agentsFile(content) }))).toThrow(message);
+    }
+  });
+
+  it("RETRACE_TRUSTED_PROXIES: addresses and CIDR ranges, by commas or spaces; unset trusts no forwarding header", () => {
+    expect(parseConfig(env({})).accounts.trustedProxies).toEqual([]);
+    expect(parseConfig(env({ RETRACE_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1  ::1,fd00::/8" })).accounts.trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.1",
+      "::1",
+      "fd00::/8",
+    ]);
+    for (const value of ["localhost", "10.0.0.0/33", "192.0.2"]) {
+      expect(() => parseConfig(env({ RETRACE_TRUSTED_PROXIES: value }))).toThrow(
+        /RETRACE_TRUSTED_PROXIES\.0: each entry must be an IP address or a CIDR range/,
+      );
     }
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { streamTurn } from "@/lib/a2a/turns";
 import { createSession, getSession, getTask, listTasks } from "@/lib/db/queries";
 import { messageText } from "@/lib/task/convert";
-import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
+import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@/lib/task/types";
 import { legacyMessage as message, type Rpc, rpc } from "./support/a2a";
 import { call, newGuest, routes, snapshot } from "./support/api";
 
@@ -36,22 +37,56 @@ describe("A2A v0.3 JSON-RPC", () => {
     });
   });
 
-  it("message/stream yields the task, working updates (partial and stored), then one final update", async () => {
+  it("message/stream yields the task, working updates (partial and stored), the closing artifact, then one final update", async () => {
     const { contextId } = await send("hello");
     const { frames, streamed } = await rpc(user.token, "message/stream", { message: message("set color to red", contextId) });
     expect(streamed).toBe(true);
-    const results = frames.map((f) => f.result as Task | TaskStatusUpdateEvent);
+    const results = frames.map((f) => f.result as Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent);
     expect(results[0]).toMatchObject({ kind: "task", status: { state: "submitted" } });
     const task = results[0] as Task;
-    const updates = results.slice(1) as TaskStatusUpdateEvent[];
-    expect(updates.slice(0, -1).every((u) => u.status.state === "working" && !u.final)).toBe(true);
-    expect(updates.at(-1)).toMatchObject({ kind: "status-update", final: true, status: { state: "completed" }, taskId: task.id });
+    const updates = results.slice(1, -2) as TaskStatusUpdateEvent[];
+    const [closing, final] = results.slice(-2);
+    expect(updates.every((u) => u.kind === "status-update" && u.status.state === "working" && !u.final)).toBe(true);
+    expect(final).toMatchObject({ kind: "status-update", final: true, status: { state: "completed" }, taskId: task.id });
 
-    const stored = updates.filter((u) => !u.status.message?.metadata?.adk_partial && u.status.message).map((u) => u.status.message);
+    const stored = updates.filter((u) => !u.status.message?.metadata?.adk_partial && u.status.message).map((u) => u.status.message!);
     const partial = updates.filter((u) => u.status.message?.metadata?.adk_partial).map((u) => messageText(u.status.message!));
     expect(stored).toEqual((await getTask(user.user_id, task.id)).history!.slice(1));
     expect(partial.join("")).toBe(messageText(stored.at(-1)!));
     expect(partial.length).toBeGreaterThan(1);
+    // What kagent's agent runtime closes a turn with, and kagent's UI keeps: the reply's text, whole.
+    expect(closing).toEqual({
+      kind: "artifact-update",
+      taskId: task.id,
+      contextId,
+      artifact: { artifactId: stored.at(-1)!.messageId, parts: [{ kind: "text", text: "Done — **color** is now `red`." }] },
+      append: false,
+      lastChunk: true,
+      metadata: task.metadata,
+    });
+  });
+
+  it("a turn closes with the artifact only when it ends on the agent's reply; a failure's note is in its final update", async () => {
+    const user: Message = { kind: "message", messageId: "u", role: "user", parts: [{ kind: "text", text: "hi" }] };
+    const reply: Message = { kind: "message", messageId: "r", role: "agent", parts: [{ kind: "text", text: "Interrupted rep" }] };
+    const task: Task = { kind: "task", id: "t", contextId: "c", status: { state: "working" }, history: [user] };
+    const kinds = async (final: Task) => {
+      async function* updates() {
+        yield { kind: "task" as const, task };
+        yield { kind: "done" as const, task: final };
+      }
+      const seen = [];
+      for await (const response of streamTurn(updates())) seen.push(response.payload?.$case);
+      return seen;
+    };
+    const note: Message = { ...reply, parts: [{ kind: "text", text: "model endpoint unreachable" }] };
+    expect(await kinds({ ...task, status: { state: "canceled" }, history: [user, reply] })).toEqual([
+      "task",
+      "artifactUpdate",
+      "statusUpdate",
+    ]);
+    expect(await kinds({ ...task, status: { state: "failed", message: note }, history: [user, note] })).toEqual(["task", "statusUpdate"]);
+    expect(await kinds({ ...task, status: { state: "canceled" } })).toEqual(["task", "statusUpdate"]);
   });
 
   it("a rewind control message without text answers one stored task holding the effective history", async () => {

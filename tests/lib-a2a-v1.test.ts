@@ -30,16 +30,26 @@ describe("A2A v1.0 JSON-RPC", () => {
     expect((await v1("GetTask", { id: task.id })).json.result).toEqual(task);
   });
 
-  it("SendStreamingMessage streams the task, status updates (partial text marked adk_partial), then the final state", async () => {
+  it("SendStreamingMessage streams the task, status updates (partial text marked adk_partial), the closing artifact, then the final state", async () => {
     const { frames, streamed } = await v1("SendStreamingMessage", { message: message("hello there") });
     expect(streamed).toBe(true);
-    const [first, ...updates] = frames.map((f) => f.result);
+    const [first, ...rest] = frames.map((f) => f.result);
+    const [closing, final] = rest.slice(-2);
+    const updates = rest.slice(0, -2);
     expect(first.task).toMatchObject({ status: { state: "TASK_STATE_SUBMITTED" } });
     expect(updates.every((u) => u.statusUpdate?.taskId === first.task.id)).toBe(true);
-    expect(updates.at(-1).statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(final.statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
     const partial = updates.filter((u) => u.statusUpdate.status.message?.metadata?.adk_partial);
     expect(partial.length).toBeGreaterThan(1);
     expect(updates.some((u) => "final" in u.statusUpdate)).toBe(false);
+    const reply = updates.at(-1).statusUpdate.status.message;
+    expect(closing.artifactUpdate).toEqual({
+      taskId: first.task.id,
+      contextId: first.task.contextId,
+      artifact: { artifactId: reply.messageId, parts: reply.parts },
+      lastChunk: true,
+      metadata: first.task.metadata,
+    });
   });
 
   it("the rewind control message works in v1.0 too, with and without text", async () => {
@@ -125,6 +135,9 @@ describe("the agent card (public, docs/api.md § A2A)", () => {
     expect(json.supportedInterfaces).toEqual([
       { url: "http://localhost/api/a2a/demo", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: "http://localhost/api/a2a/demo", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      // kagent's path to the same endpoint, under RETRACE_KAGENT_NAMESPACE.
+      { url: "http://localhost/api/a2a/kagent/demo", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: "http://localhost/api/a2a/kagent/demo", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
     ]);
     expect(json).toMatchObject({ name: "demo", capabilities: { streaming: true } });
     expect(json.securitySchemes.guestToken.httpAuthSecurityScheme).toMatchObject({ scheme: "bearer", bearerFormat: "JWT" });
@@ -140,8 +153,9 @@ describe("the agent card (public, docs/api.md § A2A)", () => {
       preferredTransport: "JSONRPC",
       securitySchemes: { guestToken: { type: "http", scheme: "bearer" } },
       security: [{ guestToken: [] }],
+      additionalInterfaces: [{ url: "http://localhost/api/a2a/kagent/demo", transport: "JSONRPC" }],
     });
-    expect(json.supportedInterfaces).toHaveLength(2);
+    expect(json.supportedInterfaces).toHaveLength(4);
   });
 
   it("an unknown agent is a 404", async () => {

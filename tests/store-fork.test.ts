@@ -1,3 +1,6 @@
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -13,13 +16,14 @@ import {
   listSessions,
   listTasks,
   loadArtifact,
+  renameSession,
   rewindSession,
   saveTask,
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
 import { checkInvariants } from "@/lib/db/tx/invariants";
 import { taskOfMessage, taskRowOfMessage } from "../lib/db/tx/tasks";
-import { chatView, event, fixture, holdTurn, texts } from "./helpers";
+import { chatView, completedTask, event, fixture, holdTurn, texts } from "./helpers";
 import { count } from "./support/db";
 
 /** Three turns, each with a state change, a file version and a task. */
@@ -280,6 +284,91 @@ describe("forks share their source's rows (copy-on-write)", () => {
     const ids = (await events(f.userId, second.id)).map((e) => e.id);
     expect(new Set(ids).size).toBe(7);
   });
+});
+
+describe("a chain of forks", () => {
+  it("shows every shared task as <fork id>:<the id its turn was given>, however often flattening copied it", async () => {
+    // 800 levels, a turn at each: ids that grew with every copy passed PostgreSQL's 2,704-byte index rows near 750.
+    const f = await fixture();
+    const given = new Map<string, string>();
+    const longest: number[] = [];
+    let id = f.sessionId;
+    for (let depth = 1; depth <= 800; depth++) {
+      const inv = `d${depth}`;
+      await appendEvents(f.userId, id, [event(inv, { author: "user", text: inv }), event(inv, { text: `re ${inv}` })]);
+      const taskId = randomUUID();
+      given.set(inv, taskId);
+      await saveTask(f.userId, id, { ...completedTask(id, inv), id: taskId });
+      id = (await forkSession(f.userId, id)).id;
+      if (depth % 100 === 0) {
+        const stored = await (await getDb()).one<{ n: number }>(sql`SELECT MAX(LENGTH(task_id)) AS n FROM invocations`);
+        longest.push(Number(stored?.n));
+      }
+    }
+    expect(longest).toEqual(Array(8).fill(36 + 1 + 36));
+    const shown = await tasks(f.userId, id);
+    expect(shown).toHaveLength(800);
+    for (const [i, task] of shown.entries()) {
+      expect(task.id).toBe(`${id}:${given.get(task.metadata?.kagent_invocation_id as string)}`);
+      if (i % 40 === 0) expect((await getTask(f.userId, task.id)).id).toBe(task.id);
+    }
+    expect(await checkInvariants(await getDb(), [id])).toEqual([]);
+  }, 180_000);
+
+  it("names each fork Fork of <source>, held to the 200 characters a chosen name may have", async () => {
+    const f = await fixture();
+    await renameSession(f.userId, f.sessionId, "😀".repeat(100));
+    let id = f.sessionId;
+    for (let depth = 1; depth <= 30; depth++) {
+      const fork = await forkSession(f.userId, id);
+      expect(fork.name.length).toBeLessThanOrEqual(200);
+      expect(fork.name.isWellFormed()).toBe(true);
+      expect(fork.name).toMatch(/^Fork of .*…$/u);
+      if (depth === 1) expect(fork.name).toBe(`Fork of ${"😀".repeat(95)}…`);
+      id = fork.id;
+    }
+    const row = await (await getDb()).one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`);
+    // What the quota charges a name (800 bytes) covers it.
+    expect(Buffer.byteLength(row?.name ?? "")).toBeLessThanOrEqual(800);
+    expect((await forkSession(f.userId, id, { name: "  Mine  " })).name).toBe("Mine");
+  });
+});
+
+describe("a database written before task ids kept one prefix", () => {
+  /** The UPDATE statements of the migration that brought it (drizzle/<dialect>/…_share_names_task_ids.sql). */
+  function migrationUpdates() {
+    const dir = path.join("drizzle", process.env.TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
+    const file = readdirSync(dir).find((f) => f.endsWith("_share_names_task_ids.sql")) as string;
+    return readFileSync(path.join(dir, file), "utf8")
+      .split("--> statement-breakpoint")
+      .map((s) => s.replace(/^--.*$/gm, "").trim())
+      .filter((s) => s.startsWith("UPDATE"));
+  }
+
+  it("gets each copied task's id back to <fork id>:<the id its turn was given>, and finds them again", async () => {
+    const f = await fixture();
+    let id = f.sessionId;
+    for (let depth = 1; depth <= 24; depth++) {
+      await appendEvents(f.userId, id, [event(`d${depth}`, { author: "user", text: `d${depth}` })]);
+      await saveTask(f.userId, id, { ...completedTask(id, `d${depth}`), id: randomUUID() });
+      id = (await forkSession(f.userId, id)).id;
+    }
+    const db = await getDb();
+    const copied = async () =>
+      (
+        await db.all<{ session_id: string; task_id: string }>(sql`SELECT session_id, task_id FROM invocations WHERE task_id LIKE '%:%'`)
+      ).sort((a, b) => a.task_id.localeCompare(b.task_id));
+    const copies = await copied();
+    expect(copies.length).toBeGreaterThan(0);
+    // As the code before wrote them: one more "<fork id>:" for each copy of a copy.
+    for (const [i, copy] of copies.entries()) {
+      const grown = `${copy.session_id}:${randomUUID()}:${randomUUID()}:${copy.task_id.slice(copy.session_id.length + 1)}`;
+      if (i % 2 === 0) await db.run(sql`UPDATE invocations SET task_id = ${grown} WHERE task_id = ${copy.task_id}`);
+    }
+    for (const statement of migrationUpdates()) await db.run(sql.raw(statement));
+    expect(await copied()).toEqual(copies);
+    for (const task of await tasks(f.userId, id)) expect((await getTask(f.userId, task.id)).id).toBe(task.id);
+  }, 60_000);
 });
 
 /** One more turn in a chat ("q9"). */

@@ -1,9 +1,11 @@
-/** What only the PostgreSQL store does: prepared statements that outlive a schema change. */
+/** What only the PostgreSQL store does: prepared statements that outlive a schema change, connections that break. */
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { preparedGeneration } from "@/lib/db/postgres";
 import { getSession, renameSession } from "@/lib/db/queries";
+import { isStoreUnavailable } from "@/lib/errors";
 import { fixture } from "./helpers";
 
 describe.runIf(process.env.TEST_DIALECT === "postgres")("prepared statements", () => {
@@ -20,6 +22,32 @@ describe.runIf(process.env.TEST_DIALECT === "postgres")("prepared statements", (
       expect(preparedGeneration()).toBe(before + 1); // the stale statement was met, and prepared anew
     } finally {
       await db.run(sql`ALTER TABLE sessions DROP COLUMN added_by_a_newer_release`);
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DIALECT === "postgres")("a connection that breaks inside a transaction", () => {
+  it("fails the transaction as an outage, never as an uncaught error, and the pool goes on without it", async () => {
+    const db = await getDb();
+    const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await other.connect();
+    try {
+      const failed = await db
+        .write(async (tx) => {
+          const backend = await tx.one<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+          // What a server restart does to it: the connection is cut while the transaction waits between statements.
+          await other.query("SELECT pg_terminate_backend($1)", [backend?.pid]);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await tx.one(sql`SELECT 1 AS one`);
+        })
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      expect(isStoreUnavailable(failed)).toBe(true);
+      for (let i = 0; i < 10; i++) expect(await db.read((tx) => tx.one(sql`SELECT 1 AS one`))).toEqual({ one: 1 });
+    } finally {
+      await other.end();
     }
   });
 });

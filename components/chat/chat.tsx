@@ -21,6 +21,7 @@ import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { useAnnounceReplies } from "./reply-announcer";
 import { useShowTurnRequests } from "./show-turn";
 import { StatePanel } from "./state-panel";
+import { useComposerText } from "./use-composer-text";
 import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
 
@@ -48,12 +49,12 @@ export function Chat({
   const refresh = useRefreshSession();
   const [sessionId, setSessionId] = useState<string | null>(session?.id ?? null);
   const [agent, setAgent] = useState(session?.agent ?? agents[0]?.name ?? DEMO_AGENT);
-  const [text, setText] = useState(draft ?? "");
+  const composerRef = useRef<HTMLTextAreaElement>(null);
+  const [text, setText] = useComposerText(sessionId, { startedHere: session === null, draft, composer: composerRef });
   const [pending, setPending] = useState(false);
   /** A new chat's first turn ended and its own route is loading: this component is about to be replaced. */
   const [leaving, setLeaving] = useState(false);
   const [showRewound, setShowRewound] = useState(false);
-  const composerRef = useRef<HTMLTextAreaElement>(null);
   // Text typed before hydration would be dropped by React, so the composer waits for it (and for a running rewind or fork).
   const hydrated = useHydrated();
   const composerReady = hydrated && !pending;
@@ -114,8 +115,8 @@ export function Chat({
     },
     async onEnd(id) {
       if (id) await refresh(id);
-      // A new chat becomes its own route, so later revalidations keep the page mounted; until that
-      // page replaces this one the composer stays disabled, or what the user types there would be lost.
+      // A new chat becomes its own route, so later revalidations keep the page mounted; that page's
+      // composer takes over what is typed here meanwhile (useComposerText).
       if (id && !sessionId) {
         setLeaving(true);
         router.replace(`/chat/${id}`);
@@ -221,7 +222,7 @@ export function Chat({
             streaming={running}
             canSend={!busy && online && !waiting}
             waiting={waiting}
-            disabled={leaving || !composerReady}
+            disabled={!composerReady}
           />
         </div>
       </div>

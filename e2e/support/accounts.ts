@@ -14,7 +14,8 @@ type Person = ReturnType<typeof person>;
 
 /**
  * A browser of its own (a device), at its own client address as a proxy would forward it: sign-in attempts
- * are rate-limited per address, and every test here comes from 127.0.0.1.
+ * are rate-limited per address, and every test here comes from 127.0.0.1 — which the suite's instances
+ * trust as their proxy (RETRACE_TRUSTED_PROXIES in playwright.config.ts).
  */
 export async function device(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; chat: ChatPage }> {
   const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;

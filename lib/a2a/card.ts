@@ -3,6 +3,7 @@ import { A2A_LEGACY_PROTOCOL_VERSION, duplicateInterfacesForLegacy } from "@a2a-
 import { parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
 import type { Agent } from "@/lib/agent/types";
 import { ownOrigin } from "@/lib/api/handler";
+import { namespacedA2AUrl } from "@/lib/api/kagent";
 import { DEMO_AGENT } from "@/lib/session/names";
 
 const skills = (agent: Agent) => [
@@ -51,6 +52,8 @@ function legacyCard(agent: Agent, origin: string) {
     description: agent.description,
     url: `${origin}/api/a2a/${encodeURIComponent(agent.name)}`,
     preferredTransport: "JSONRPC",
+    // The same endpoint where kagent's UI posts, under the agent's namespace (docs/api.md, "kagent's UI").
+    additionalInterfaces: [{ url: namespacedA2AUrl(origin, agent.name), transport: "JSONRPC" }],
     version: "1.0.0",
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ["text/plain"],
@@ -70,11 +73,18 @@ function legacyCard(agent: Agent, origin: string) {
   };
 }
 
-/** The v1.0 card: one JSON-RPC interface at the request's origin, advertised for v1.0 and for v0.3. */
+/**
+ * The v1.0 card: one JSON-RPC endpoint at the request's origin, advertised for v1.0 and for v0.3, at its own
+ * URL first and then at its namespaced one.
+ */
 export function agentCard(agent: Agent, origin: string): AgentCard {
   const legacy = legacyCard(agent, origin);
-  const v1 = { url: legacy.url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION };
-  return { ...parseLegacyAgentCard(legacy), supportedInterfaces: duplicateInterfacesForLegacy([v1], ["JSONRPC"]) };
+  const at = (url: string) =>
+    duplicateInterfacesForLegacy([{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }], ["JSONRPC"]);
+  return {
+    ...parseLegacyAgentCard(legacy),
+    supportedInterfaces: [legacy.url, ...legacy.additionalInterfaces.map((i) => i.url)].flatMap(at),
+  };
 }
 
 /**

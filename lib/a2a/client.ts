@@ -39,6 +39,14 @@ function clientFor(agent: string): Promise<Client> {
 const serializer = new V03PushNotificationSerializer();
 const toStreamEvent = (response: StreamResponse) => JSON.parse(serializer.serialize(response).body) as StreamEvent;
 
+/**
+ * The stream's tasks and status updates as the UI renders them. The artifact that closes a turn repeats the
+ * reply its stored status update already brought (it is for clients such as kagent's UI): skipped.
+ */
+async function* streamEvents(responses: AsyncIterable<StreamResponse>): AsyncGenerator<StreamEvent> {
+  for await (const response of responses) if (response.payload?.$case !== "artifactUpdate") yield toStreamEvent(response);
+}
+
 /** An error inside the stream arrives wrapped; its cause carries the server's message. */
 const unwrap = (error: unknown) => (error instanceof Error && error.cause instanceof Error ? error.cause : error);
 
@@ -74,7 +82,7 @@ export async function* streamMessage(opts: {
   });
   const client = await clientFor(opts.agent);
   try {
-    for await (const response of client.sendMessageStream(request, { signal: opts.signal })) yield toStreamEvent(response);
+    yield* streamEvents(client.sendMessageStream(request, { signal: opts.signal }));
   } catch (error) {
     throw unwrap(error);
   }
@@ -84,8 +92,7 @@ export async function* streamMessage(opts: {
 export async function* resubscribeTask(agent: string, taskId: string, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
   const client = await clientFor(agent);
   try {
-    for await (const response of client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: taskId }), { signal }))
-      yield toStreamEvent(response);
+    yield* streamEvents(client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: taskId }), { signal }));
   } catch (error) {
     throw unwrap(error);
   }

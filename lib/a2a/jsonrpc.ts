@@ -10,7 +10,7 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { A2A_ERROR_CODE, JsonRpcRequestMalformedError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import type { Agent } from "@/lib/agent/types";
-import { ownOrigin } from "@/lib/api/handler";
+import { authenticateRequest, errorResponse, ownOrigin, readBody } from "@/lib/api/handler";
 import { agentCard } from "./card";
 import { malformed, toA2AError } from "./errors";
 import { RetraceRequestHandler } from "./request-handler";
@@ -127,7 +127,7 @@ async function sse(
  * `jsonRpcHandler` with `legacyCompat` does — to its v1.0 transport or to its v0.3 one — except that a
  * known method name picks the version even without the `A2A-Version` header (absent means v0.3).
  */
-export async function serveJsonRpc(request: Request, body: string, userId: string, agent: Agent): Promise<Response> {
+async function serveJsonRpc(request: Request, body: string, userId: string, agent: Agent): Promise<Response> {
   const version = request.headers.get(A2A_VERSION_HEADER) || A2A_LEGACY_PROTOCOL_VERSION;
   let rpc: ReturnType<typeof parse>;
   try {
@@ -164,5 +164,20 @@ export async function serveJsonRpc(request: Request, body: string, userId: strin
     return Response.json(result);
   } catch (error) {
     return Response.json(envelope(id, mapError, error));
+  }
+}
+
+/**
+ * The A2A endpoint of the agent `agentOf` names (docs/api.md, "A2A"), at `/api/a2a/{agent}` and at kagent's
+ * `/api/a2a/{namespace}/{agent}`: failures before JSON-RPC starts are answered in the REST envelope.
+ */
+export async function serveA2A(request: Request, agentOf: () => Promise<Agent>): Promise<Response> {
+  try {
+    const caller = await authenticateRequest(request);
+    const agent = await agentOf();
+    const body = await readBody(request);
+    return caller.renew(await serveJsonRpc(request, body, caller.userId, agent));
+  } catch (error) {
+    return errorResponse(error);
   }
 }

@@ -7,8 +7,8 @@ import { decideTurn } from "@/lib/agent/decisions";
 import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
-import { WrongAgentError } from "@/lib/errors";
-import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
+import { issuesText, WrongAgentError } from "@/lib/errors";
+import type { Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@/lib/task/types";
 import { decisionOf } from "./decision";
 import { malformed, taskError, toA2AError } from "./errors";
 import { coreMessageText, toStreamResponse } from "./wire";
@@ -21,7 +21,11 @@ const controlMetadata = z.looseObject({
 
 /** What a turn reads of a sent message, checked: the SDK passes fields of any JSON type on. */
 const sentMessage = z.looseObject({
-  messageId: z.string("message.messageId is required").min(1, "message.messageId is required"),
+  // It becomes the stored message's (its event's) id, whose length events limit.
+  messageId: z
+    .string("message.messageId is required")
+    .min(1, "message.messageId is required")
+    .max(200, "message.messageId is at most 200 characters"),
   contextId: z.string("message.contextId must be a string").optional(),
   parts: z.array(z.looseObject({}), "message.parts must be a list of parts"),
 });
@@ -36,10 +40,10 @@ type Started = { task: Task } | { turn: Awaited<ReturnType<typeof startTurn>> };
 export async function begin(userId: string, agent: Agent, params: SendMessageRequest): Promise<Started> {
   const message = params.message;
   const checked = sentMessage.safeParse(message);
-  if (!message || !checked.success) throw malformed(checked.error ? z.prettifyError(checked.error) : "A message is required");
+  if (!message || !checked.success) throw malformed(checked.error ? issuesText(checked.error) : "A message is required");
   if (message.role !== Role.ROLE_USER) throw malformed("Only user messages can be sent");
   const parsed = controlMetadata.safeParse(message.metadata ?? {});
-  if (!parsed.success) throw malformed(z.prettifyError(parsed.error));
+  if (!parsed.success) throw malformed(issuesText(parsed.error));
   const {
     kagent_rewind_before_invocation_id: rewindTo,
     retrace_rewind_reason: reason,
@@ -83,8 +87,30 @@ function statusUpdate(task: Task, update: Exclude<TurnUpdate, { kind: "task" }>)
 }
 
 /**
+ * What kagent's agent runtime sends before a turn's final status update: an artifact holding the text of the
+ * turn's last message, the agent's reply (`lastChunk`). kagent's UI keeps a streamed reply only from it, or
+ * from the final status update's text, which a failure has instead (its note). None when the turn did not
+ * end on a reply of the agent's.
+ */
+function closingArtifact(task: Task): TaskArtifactUpdateEvent | null {
+  const last = task.history?.at(-1);
+  const parts = last?.role === "agent" && !task.status.message ? last.parts.filter((p) => p.kind === "text") : [];
+  if (!last || parts.length === 0) return null;
+  const artifact = { artifactId: last.messageId, parts };
+  return {
+    kind: "artifact-update",
+    taskId: task.id,
+    contextId: task.contextId,
+    artifact,
+    append: false,
+    lastChunk: true,
+    metadata: task.metadata,
+  };
+}
+
+/**
  * A turn's updates as A2A stream events: the task, then a working status update per streamed chunk
- * (`metadata.adk_partial`) and per stored message, then the final one.
+ * (`metadata.adk_partial`) and per stored message, the closing artifact, then the final status update.
  */
 export async function* streamTurn(updates: AsyncIterable<TurnUpdate>): AsyncGenerator<StreamResponse> {
   let task: Task | undefined;
@@ -93,6 +119,8 @@ export async function* streamTurn(updates: AsyncIterable<TurnUpdate>): AsyncGene
       task = update.task;
       yield toStreamResponse(task);
     } else if (task) {
+      const closing = update.kind === "done" && closingArtifact(update.task);
+      if (closing) yield toStreamResponse(closing);
       yield toStreamResponse(statusUpdate(task, update));
       if (update.kind === "done") return;
     }

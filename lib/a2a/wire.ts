@@ -1,12 +1,12 @@
 import type { Message as CoreMessage, Task as CoreTask, StreamResponse } from "@a2a-js/sdk";
 import { legacyPushNotificationToV1StreamResponse } from "@a2a-js/sdk/compat/v0_3";
-import type { Message, Task, TaskStatusUpdateEvent } from "@/lib/task/types";
+import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@/lib/task/types";
 
 /**
  * Retrace's v0.3-shaped objects as the SDK's v1.0 objects, by the SDK's own v0.3 → v1.0 translator; its
  * transports then write them as v1.0 JSON, or translate them back for v0.3 callers.
  */
-export function toStreamResponse(event: Task | Message | TaskStatusUpdateEvent): StreamResponse {
+export function toStreamResponse(event: Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent): StreamResponse {
   return legacyPushNotificationToV1StreamResponse(event);
 }
 

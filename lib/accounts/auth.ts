@@ -7,20 +7,19 @@ import "server-only";
 import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins";
 import { drizzle as nodePostgres } from "drizzle-orm/node-postgres";
 import { drizzle as sqliteProxy } from "drizzle-orm/sqlite-proxy";
 import { derivedSecret } from "@/lib/auth";
 import { config } from "@/lib/config";
-import { ensureAccountUser, mergeGuest, requireMergeable, spendInvite } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import type { Database } from "@/lib/db/database";
 import * as postgresSchema from "@/lib/db/schema/accounts-postgres";
 import * as sqliteSchema from "@/lib/db/schema/accounts-sqlite";
-import { AppError } from "@/lib/errors";
+import { CLIENT_ADDRESS_HEADER } from "./client-address";
+import { beforeHook, databaseHooks } from "./hooks";
 import { passkeySignup } from "./passkey-signup";
-import { guestOf, MAX_PASSWORD, MIN_PASSWORD, requireSignupAllowed, requireStrongPassword } from "./policy";
+import { MAX_PASSWORD, MIN_PASSWORD } from "./policy";
 
 /** How long a browser trusts its signed session cookie before asking the database again (sign-out elsewhere takes this long). */
 const SESSION_CACHE_SECONDS = 60;
@@ -51,13 +50,22 @@ function adapterFor(db: Database) {
   return drizzleAdapter(nodePostgres(db.driver.pool, { schema }), { provider: "pg", schema });
 }
 
-/** A store failure inside a better-auth hook, as the status and message better-auth answers with. */
-function asApiError(error: unknown): never {
-  if (!(error instanceof AppError)) throw error;
-  throw new APIError(error.status === 409 ? "CONFLICT" : "BAD_REQUEST", { message: error.message, code: error.code.toUpperCase() });
-}
+/** Per client address and path, shared by every instance (the database): a few tries a minute at a password or a passkey. */
+const RATE_LIMITS = {
+  "/sign-in/email": { window: 60, max: 5 },
+  "/sign-up/email": { window: 60, max: 5 },
+  "/passkey/generate-register-options": { window: 60, max: 10 },
+  "/passkey/verify-registration": { window: 60, max: 5 },
+  "/passkey/generate-authenticate-options": { window: 60, max: 10 },
+  "/passkey/verify-authentication": { window: 60, max: 5 },
+};
 
-function create(db: Database) {
+/**
+ * `secure`: cookies for HTTPS (`__Secure-`, `Secure`), or for plain HTTP. A browser keeps no Secure cookie from
+ * a plain-HTTP page on another host than localhost, so the route picks the instance by the request's scheme,
+ * as the guest cookie's `Secure` follows it.
+ */
+function create(db: Database, secure: boolean) {
   const { oidc } = config().accounts;
   return betterAuth({
     appName: "Retrace",
@@ -77,16 +85,14 @@ function create(db: Database) {
     account: { modelName: "auth_accounts" },
     verification: { modelName: "auth_verifications" },
     emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD, maxPasswordLength: MAX_PASSWORD, autoSignIn: true },
-    // Shared by every instance (the database), per client address and path: 5 tries a minute at a password.
-    rateLimit: {
-      enabled: true,
-      storage: "database",
-      modelName: "auth_rate_limits",
-      window: 60,
-      max: 100,
-      customRules: { "/sign-in/email": { window: 60, max: 5 }, "/sign-up/email": { window: 60, max: 5 } },
+    rateLimit: { enabled: true, storage: "database", modelName: "auth_rate_limits", window: 60, max: 100, customRules: RATE_LIMITS },
+    advanced: {
+      cookiePrefix: "retrace",
+      useSecureCookies: secure,
+      // Never a client's own X-Forwarded-For: the address the route computed (lib/accounts/client-address.ts).
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+      database: { generateId: () => crypto.randomUUID() },
     },
-    advanced: { cookiePrefix: "retrace", database: { generateId: () => crypto.randomUUID() } },
     plugins: [
       passkey({ rpName: "Retrace", schema: { passkey: { modelName: "auth_passkeys" } }, registration: passkeySignup }),
       ...(oidc
@@ -108,52 +114,22 @@ function create(db: Database) {
           ]
         : []),
     ],
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-up/email") requireStrongPassword(ctx.body?.password, ctx.body ?? {});
-        if (ctx.path === "/change-password") requireStrongPassword(ctx.body?.newPassword, ctx.context.session?.user ?? {});
-      }),
-    },
-    databaseHooks: {
-      user: {
-        create: {
-          before: async (user) => {
-            await requireSignupAllowed(user.email);
-          },
-          after: async (user) => {
-            await ensureAccountUser(user.id);
-            if (config().accounts.signup === "invite") await spendInvite(user.email);
-          },
-        },
-      },
-      session: {
-        create: {
-          // Checked before the session exists, so a forged guest token signs nobody in.
-          before: async (session, ctx) => {
-            const guest = await guestOf(ctx?.headers);
-            if (guest && guest !== session.userId) await requireMergeable(guest).catch(asApiError);
-          },
-          after: async (session, ctx) => {
-            const guest = await guestOf(ctx?.headers);
-            if (guest) await mergeGuest(guest, session.userId).catch(asApiError);
-          },
-        },
-      },
-    },
+    hooks: { before: beforeHook },
+    databaseHooks,
   });
 }
 
 export type Auth = ReturnType<typeof create>;
 
-const instances = new WeakMap<Database, Auth>();
+const instances = new WeakMap<Database, { secure?: Auth; plain?: Auth }>();
 
-/** better-auth on the process's store (a new one when tests swap the database). */
-export async function getAuth(): Promise<Auth> {
+/** better-auth on the process's store (a new one when tests swap the database), with HTTPS or plain-HTTP cookies. */
+export async function getAuth(secure: boolean): Promise<Auth> {
   const db = await getDb();
-  let auth = instances.get(db);
-  if (!auth) {
-    auth = create(db);
-    instances.set(db, auth);
-  }
+  const both = instances.get(db) ?? {};
+  instances.set(db, both);
+  const kind = secure ? "secure" : "plain";
+  const auth = both[kind] ?? create(db, secure);
+  both[kind] = auth;
   return auth;
 }

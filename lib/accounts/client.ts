@@ -7,6 +7,8 @@ export const authClient = createAuthClient({ basePath: "/api/auth", plugins: [pa
 interface AuthFailure {
   code?: string;
   message?: string;
+  /** The app's own refusals in front of better-auth (413, 415, `invalid_text`) carry `{error, code}`. */
+  error?: string;
   status?: number;
 }
 
@@ -22,6 +24,7 @@ const MESSAGES: Record<string, string> = {
   account_not_linked: "An account with this email already exists. Sign in with its password or passkey instead.",
   signup_disabled: "New accounts are closed on this server.",
   access_denied: "The sign-in was cancelled at your organisation's sign-in page.",
+  SESSION_BUSY: "A reply is still running in this chat. Wait for it to finish (or stop it), then try again.",
 };
 
 /** A better-auth failure (or an OAuth error code from a redirect) as a sentence. */
@@ -29,5 +32,5 @@ export function authErrorMessage(error: AuthFailure | string | null | undefined)
   if (!error) return "Something went wrong. Try again.";
   if (typeof error === "string") return MESSAGES[error] ?? `Signing in failed (${error.replaceAll("_", " ")}).`;
   if (error.status === 429) return "Too many attempts. Wait a minute, then try again.";
-  return (error.code && MESSAGES[error.code]) || error.message || "Something went wrong. Try again.";
+  return (error.code && MESSAGES[error.code]) || error.message || error.error || "Something went wrong. Try again.";
 }

@@ -30,13 +30,18 @@ export interface Identified {
   cookies: string[];
 }
 
-export const SESSION_COOKIES = ["retrace.session_token", "__Secure-retrace.session_token"];
-const DATA_COOKIES = ["retrace.session_data", "__Secure-retrace.session_data"];
+/** A session's cookies as better-auth names them over HTTPS (`__Secure-`) and over plain HTTP (lib/accounts/auth.ts). */
+const SECURE_PREFIX = "__Secure-";
+export const SESSION_COOKIES = ["retrace.session_token", `${SECURE_PREFIX}retrace.session_token`];
+const DATA_COOKIES = ["retrace.session_data", `${SECURE_PREFIX}retrace.session_data`];
+/** Every cookie that signs a browser in to an account. */
+export const ACCOUNT_COOKIES = [...SESSION_COOKIES, ...DATA_COOKIES];
 
-function cookieOf(headers: Headers, names: string[]): string | undefined {
+function cookieOf(headers: Headers, names: string[]): { name: string; value: string } | undefined {
   for (const part of headers.get("cookie")?.split(";") ?? []) {
     const at = part.indexOf("=");
-    if (at > 0 && names.includes(part.slice(0, at).trim())) return part.slice(at + 1).trim();
+    const name = part.slice(0, at).trim();
+    if (at > 0 && names.includes(name)) return { name, value: part.slice(at + 1).trim() };
   }
   return undefined;
 }
@@ -71,14 +76,16 @@ function cacheExpiry(data: string): number {
  * cookies' exact text until the cache expires, so a signed-in request costs a map lookup, like a guest's.
  */
 async function sessionAccount(headers: Headers): Promise<{ known: Known | null; cookies: string[] }> {
-  const token = cookieOf(headers, SESSION_COOKIES);
-  if (!token) return { known: null, cookies: [] };
-  const data = cookieOf(headers, DATA_COOKIES);
+  const session = cookieOf(headers, SESSION_COOKIES);
+  if (!session) return { known: null, cookies: [] };
+  const token = session.value;
+  const data = cookieOf(headers, DATA_COOKIES)?.value;
   perProcess.__retraceSessions ??= new Map();
   const key = `${token}|${data ?? ""}`;
   const known = perProcess.__retraceSessions.get(key);
   if (known && known.until > Date.now()) return { known, cookies: [] };
-  const auth = await getAuth();
+  // The better-auth that set the cookie reads it: HTTPS cookies carry the prefix.
+  const auth = await getAuth(session.name.startsWith(SECURE_PREFIX));
   const { headers: answer, response } = await auth.api.getSession({ headers, returnHeaders: true });
   const cookies = answer.getSetCookie();
   if (!response) return { known: null, cookies };
@@ -109,18 +116,26 @@ export function forgetAccount(userId: string) {
   }
 }
 
+/** The user a Bearer credential is: a personal API token's, or a guest token's; null when it is neither. */
+async function bearerIdentity(token: string): Promise<Identity | null> {
+  if (token.startsWith(TOKEN_PREFIX)) {
+    const userId = await userOfApiToken(token);
+    return userId ? { userId, kind: "token", via: "bearer", stale: false } : null;
+  }
+  const verified = await verifyToken(token);
+  return verified ? { userId: verified.userId, kind: "guest", via: "bearer", stale: verified.stale } : null;
+}
+
 export async function identify(headers: Headers): Promise<Identified> {
   const found = tokenFrom(headers);
-  if (found?.via === "bearer") {
-    if (found.token.startsWith(TOKEN_PREFIX)) {
-      const userId = await userOfApiToken(found.token);
-      return { identity: userId ? { userId, kind: "token", via: "bearer", stale: false } : null, cookies: [] };
-    }
-    const verified = await verifyToken(found.token);
-    return { identity: verified ? { userId: verified.userId, kind: "guest", via: "bearer", stale: verified.stale } : null, cookies: [] };
-  }
   const trusted = config().accounts.trustedUserHeader;
   const named = trusted ? headers.get(trusted) : null;
+  if (found?.via === "bearer") {
+    const identity = await bearerIdentity(found.token);
+    // Behind the trusted proxy, a Bearer that is not Retrace's is the proxy's own (oauth2-proxy's ID token, which
+    // kagent's UI passes on with the header): the header names the user.
+    if (identity || named === null) return { identity, cookies: [] };
+  }
   if (named !== null) {
     const userId = await proxyAccount(named);
     const profile = { name: named.trim(), email: proxyEmail(named.trim()) };

@@ -7,9 +7,9 @@ import "server-only";
 import type { PasskeyOptions } from "@better-auth/passkey";
 import { APIError } from "better-auth/api";
 import { z } from "zod";
-import { requireSignupAllowed } from "./policy";
+import { MAX_EMAIL, MAX_NAME, requireSignupAllowed } from "./policy";
 
-const signup = z.object({ name: z.string().trim().min(1).max(100), email: z.email().max(254) });
+const signup = z.object({ name: z.string().trim().min(1).max(MAX_NAME), email: z.email().max(MAX_EMAIL) });
 
 function parseSignup(context: string | null | undefined) {
   let value: unknown;
@@ -32,12 +32,12 @@ async function emailTaken(ctx: RegistrationContext, email: string) {
 
 export const passkeySignup: Registration = {
   requireSession: false,
-  /** Before the ceremony: refuse early what would fail after it (taken address, closed sign-up). */
-  async resolveUser({ ctx, context }) {
+  /**
+   * Before the ceremony: refuse early what would fail after it for any address (a malformed one, closed sign-up).
+   * Whether the address is taken is not told here: the options read the same either way (the sign-up says so).
+   */
+  async resolveUser({ context }) {
     const { name, email } = parseSignup(context);
-    if (await emailTaken(ctx, email)) {
-      throw new APIError("BAD_REQUEST", { message: "An account with this email already exists. Sign in instead.", code: "EMAIL_TAKEN" });
-    }
     await requireSignupAllowed(email);
     return { id: crypto.randomUUID(), name: email, displayName: name };
   },
@@ -45,6 +45,9 @@ export const passkeySignup: Registration = {
   async afterVerification({ ctx, context }) {
     if (ctx.context.session) return;
     const { name, email } = parseSignup(context);
+    if (await emailTaken(ctx, email)) {
+      throw new APIError("BAD_REQUEST", { message: "An account with this email already exists. Sign in instead.", code: "EMAIL_TAKEN" });
+    }
     const user = await ctx.context.internalAdapter.createUser({ name, email, emailVerified: false }, { method: "passkey" });
     return { userId: user.id };
   },

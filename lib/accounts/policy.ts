@@ -8,9 +8,43 @@ import { tokenFrom, verifyToken } from "@/lib/auth";
 import { config } from "@/lib/config";
 import { hasInvite } from "@/lib/db/accounts";
 import { TOKEN_PREFIX } from "@/lib/db/api-tokens";
+import { isCleanText } from "@/lib/session/text";
 
 export const MIN_PASSWORD = 10;
 export const MAX_PASSWORD = 128;
+
+/** The longest name (a person's or a passkey's), email address and picture URL an account keeps (docs/api.md, "Accounts"). */
+export const MAX_NAME = 100;
+export const MAX_EMAIL = 254;
+const MAX_IMAGE = 2048;
+/** A passkey's transports ("internal,hybrid", …) are a few short words. */
+const MAX_TRANSPORTS = 100;
+
+function requireField(field: string, value: unknown, max: number) {
+  if (typeof value !== "string") return; // better-auth's own validation answers that
+  if (!isCleanText(value)) {
+    throw new APIError("BAD_REQUEST", {
+      message: `The ${field} contains a NUL character or an unpaired UTF-16 surrogate.`,
+      code: "INVALID_TEXT",
+    });
+  }
+  if (value.length > max)
+    throw new APIError("BAD_REQUEST", { message: `The ${field} can be at most ${max} characters.`, code: "FIELD_TOO_LONG" });
+}
+
+/** What an account stores about a person, from any source (a form, a passkey sign-up, the company's IdP), within bounds. */
+export function requireProfileLimits(profile: { name?: unknown; email?: unknown; image?: unknown }) {
+  requireField("name", profile.name, MAX_NAME);
+  requireField("email address", profile.email, MAX_EMAIL);
+  requireField("picture URL", profile.image, MAX_IMAGE);
+}
+
+/** A passkey's name and the transports its browser reports, both stored with it. */
+export function requirePasskeyLimits(body: { name?: unknown; response?: { response?: { transports?: unknown } } }) {
+  requireField("passkey name", body.name, MAX_NAME);
+  const transports = body.response?.response?.transports;
+  requireField("passkey's transports", Array.isArray(transports) ? transports.join(",") : undefined, MAX_TRANSPORTS);
+}
 
 /** A few of the passwords every breach list starts with; length does the rest of the work (NIST SP 800-63B). */
 const COMMON = ["password", "123456", "qwerty", "letmein", "welcome", "iloveyou", "admin", "retrace", "abc123", "monkey", "dragon"];

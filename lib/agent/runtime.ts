@@ -76,7 +76,8 @@ export async function startTurn(opts: {
   const invocationId = newInvocationId();
   const taskId = randomUUID();
   const event = eventsOf(invocationId);
-  const userEvent = event("user", [{ text: opts.text }]);
+  // The sender's A2A messageId is the id of the message it sent, as stored: a client finds what it sent.
+  const userEvent = event("user", [{ text: opts.text }], opts.messageId ? { id: opts.messageId } : {});
   const task: Task = {
     kind: "task",
     id: taskId,

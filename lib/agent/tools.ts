@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { loadArtifact, saveArtifact } from "@/lib/db/queries";
-import { AppError } from "@/lib/errors";
+import { AppError, issuesText } from "@/lib/errors";
 import { hasKey, isAppKey } from "@/lib/session/state";
 import { isCleanText, UNCLEAN_TEXT } from "@/lib/session/text";
 import { isReservedKey } from "@/lib/session/tools";
@@ -44,7 +44,7 @@ export interface ToolResult {
 export async function executeTool(ctx: InvocationContext, name: string, args: unknown): Promise<ToolResult> {
   if (!isToolName(name)) return { response: { error: `Unknown tool: ${name}` } };
   const parsed = toolInputs[name].safeParse(args);
-  if (!parsed.success) return { response: { error: z.prettifyError(parsed.error) } };
+  if (!parsed.success) return { response: { error: issuesText(parsed.error) } };
   const unclean = Object.entries(parsed.data).find(([, value]) => typeof value === "string" && !isCleanText(value));
   if (unclean) return { response: { error: `${unclean[0]} ${UNCLEAN_TEXT}` } };
   try {

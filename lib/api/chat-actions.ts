@@ -4,12 +4,13 @@ import { z } from "zod";
 import { validatedAction } from "@/lib/api/action";
 import { labelInput } from "@/lib/api/schemas";
 import { deleteSession, forkSession, labelVersion, renameSession, rewindSession, switchSession } from "@/lib/db/queries";
+import { MAX_CHAT_NAME } from "@/lib/session/names";
 
 const sessionId = z.string().min(1).max(100);
 const invocationId = z.string().min(1).max(200);
 
 export const renameChat = validatedAction(
-  z.object({ sessionId, name: z.string().trim().min(1, "Name must not be empty").max(200) }),
+  z.object({ sessionId, name: z.string().trim().min(1, "Name must not be empty").max(MAX_CHAT_NAME) }),
   ({ sessionId, name }, userId) => renameSession(userId, sessionId, name),
 );
 

@@ -1,8 +1,16 @@
 import "server-only";
-import { z } from "zod";
+import type { z } from "zod";
 import { type IdentityKind, identify } from "@/lib/accounts/identity";
 import { authCookie, isHttps, issueToken } from "@/lib/auth";
-import { AppError, AuthError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
+import {
+  AppError,
+  AuthError,
+  isStoreUnavailable,
+  issuesText,
+  PayloadTooLargeError,
+  STORE_UNAVAILABLE,
+  ValidationError,
+} from "@/lib/errors";
 import { assertCleanText, assertJsonText } from "./json-text";
 import { MAX_BODY_BYTES } from "./limits";
 
@@ -20,16 +28,10 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return Response.json(body, { status, headers });
 }
 
-/** The database went away (a restart, a cut connection): the same request may succeed a moment later. */
-function databaseUnavailable(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  return /^(08|57P0)/.test(code ?? "") || code === "ECONNREFUSED" || code === "ECONNRESET" || /Connection terminated/.test(message ?? "");
-}
-
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) return json({ error: error.message, code: error.code }, error.status);
   console.error(error);
-  if (databaseUnavailable(error)) return json({ error: "The database is unavailable; try again in a moment", code: "unavailable" }, 503);
+  if (isStoreUnavailable(error)) return json({ error: STORE_UNAVAILABLE.message, code: STORE_UNAVAILABLE.code }, 503);
   return json({ error: "Internal server error", code: "internal" }, 500);
 }
 
@@ -132,17 +134,20 @@ export function handler<P = Record<string, never>>(fn: (ctx: Context<P>) => Prom
   };
 }
 
-/**
- * Reads a JSON request body as text: `Content-Type: application/json` only (415; a cross-site form
- * or `no-cors` fetch cannot send it), at most 10 MiB even when Content-Length is absent or lies
- * (413), nested at most 64 levels (400).
- */
-export async function readBody(request: Request): Promise<string> {
+/** Only JSON bodies (415 otherwise): a cross-site form or a `no-cors` fetch cannot send one. */
+export function requireJsonType(request: Request): void {
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (type !== "application/json")
     throw new AppError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
+}
+
+/**
+ * A request body's bytes, at most 10 MiB (413), counted as they stream in — also when Content-Length is
+ * absent (chunked) or lies — so an oversized body is refused after 10 MiB, never held whole.
+ */
+export async function readBytes(request: Request): Promise<Buffer> {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw new PayloadTooLargeError();
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -156,7 +161,13 @@ export async function readBody(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** Reads a JSON request body as text: JSON only (415), at most 10 MiB (413), nested at most 64 levels and clean text (400). */
+export async function readBody(request: Request): Promise<string> {
+  requireJsonType(request);
+  const text = (await readBytes(request)).toString("utf8");
   assertJsonText(text);
   return text;
 }
@@ -172,7 +183,7 @@ export async function readJson(request: Request): Promise<unknown> {
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ValidationError(z.prettifyError(result.error));
+  if (!result.success) throw new ValidationError(issuesText(result.error));
   return result.data;
 }
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { MIME_TYPE } from "@/lib/session/mime";
+import { MAX_CHAT_NAME } from "@/lib/session/names";
 import { isAppKey } from "@/lib/session/state";
 
-const name = z.string().trim().min(1, "Name must not be empty").max(200, "Name is at most 200 characters");
+const name = z.string().trim().min(1, "Name must not be empty").max(MAX_CHAT_NAME, `Name is at most ${MAX_CHAT_NAME} characters`);
 const invocationId = z.string().min(1).max(200);
 /**
  * A JSON object whose keys are data (SPEC §4.2: `__proto__` is a name like any other), checked as a record
@@ -20,11 +21,17 @@ function dataRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V) {
 
 const state = dataRecord(z.string().min(1).max(500), z.json());
 
-export const createSessionInput = z.strictObject({
-  agent: z.string().min(1).max(100).optional(),
-  name: name.optional(),
-  state: state.optional(),
-});
+export const createSessionInput = z
+  .strictObject({
+    agent: z.string().min(1).max(100).optional(),
+    /** kagent's name for the agent, `{namespace}/{agent}` (lib/api/kagent.ts). */
+    agent_ref: z.string().min(1).max(200).optional(),
+    /** kagent's upsert: an existing session of the caller's, which the body renames. */
+    id: z.string().min(1).max(200).optional(),
+    name: name.optional(),
+    state: state.optional(),
+  })
+  .refine((v) => v.agent === undefined || v.agent_ref === undefined, { message: "Give agent or agent_ref, not both" });
 
 export const renameSessionInput = z.strictObject({ name });
 
@@ -104,7 +111,12 @@ export const exportQuery = z.strictObject({ format: z.enum(["json", "markdown"])
 
 export const importQuery = z.strictObject({ agent: z.string().min(1).max(100).optional() });
 
-export const shareInput = z.strictObject({ include_tools: z.boolean().default(false), include_files: z.boolean().default(false) });
+export const shareInput = z.strictObject({
+  include_tools: z.boolean().default(false),
+  include_files: z.boolean().default(false),
+  /** kagent's share dialog asks for a read-only link; Retrace's links are never anything else. */
+  read_only: z.literal(true, "Retrace's share links are read-only").optional(),
+});
 
 /** 256 bits in base64url (lib/db/shares.ts); anything else is no link. */
 export const shareToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Not a share link");

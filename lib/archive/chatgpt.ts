@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ValidationError } from "@/lib/errors";
+import { issuesText, ValidationError } from "@/lib/errors";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent, Part } from "@/lib/session/types";
 
@@ -111,7 +111,7 @@ export function conversationToChat(
   ids: { invocation: () => string; event: () => string } = { invocation: newInvocationId, event: () => randomUUID() },
 ): ConvertedChat {
   const parsed = conversation.safeParse(input);
-  if (!parsed.success) throw new ValidationError(`Not a ChatGPT conversation: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ValidationError(`Not a ChatGPT conversation: ${issuesText(parsed.error)}`);
   const { mapping } = parsed.data;
   const kind = (id: string) => kindOf(mapping[id]?.message);
   /** A node's children with hidden nodes stepped through (their children take their place). */

@@ -145,6 +145,20 @@ export async function deleteAccount(accountId: string): Promise<void> {
   });
 }
 
+/**
+ * Undoes a sign-up whose guest turned out not to be movable after its account was made (a reply started in
+ * between): the new account with its sign-in rows, its `users` row, and the invitation it spent.
+ */
+export async function discardSignUp(accountId: string): Promise<void> {
+  const db = await getDb();
+  await db.write(async (tx) => {
+    const account = await tx.one<{ email: string }>(sql`SELECT email FROM auth_users WHERE id = ${accountId}`);
+    await tx.run(sql`DELETE FROM auth_users WHERE id = ${accountId}`);
+    await tx.run(sql`DELETE FROM users WHERE id = ${accountId}`);
+    if (account) await tx.run(sql`UPDATE invites SET used_at = NULL WHERE email = ${account.email}`);
+  });
+}
+
 export interface Profile {
   id: string;
   name: string;

@@ -5,7 +5,7 @@
  * whatever the size; `onProgress` hears the bytes read and the chats written.
  */
 
-import { z } from "zod";
+import type { z } from "zod";
 import { conversationToChat } from "@/lib/archive/chatgpt";
 import {
   ARCHIVE_FORMAT,
@@ -21,7 +21,7 @@ import {
 import { jsonValues } from "@/lib/archive/json-stream";
 import { Spool } from "@/lib/archive/spool";
 import { openZipExport, spoolToFile } from "@/lib/archive/zip";
-import { AppError, ValidationError } from "@/lib/errors";
+import { AppError, issuesText, ValidationError } from "@/lib/errors";
 import { type ImportContext, importArchiveChat } from "./archive-import";
 import { type AttachmentSource, importConversation } from "./chatgpt-import";
 import type { SessionSummary } from "./types";
@@ -67,7 +67,7 @@ async function peek(source: AsyncIterable<Uint8Array>) {
 
 function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ValidationError(`${where}: ${z.prettifyError(result.error)}`);
+  if (!result.success) throw new ValidationError(`${where}: ${issuesText(result.error)}`);
   return result.data;
 }
 

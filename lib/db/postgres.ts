@@ -108,6 +108,13 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
   for (const client of clients) client.release();
   const attempt = async <T>(begin: string, fn: (tx: Executor) => Promise<T>) => {
     const client = await pool.connect();
+    // A connection cut between statements (the server restarting) says so as an 'error' event, an uncaught
+    // exception without a listener; the transaction's next statement fails, and the connection is dropped.
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on("error", onError);
     const transaction = closable(senderOn(client, true));
     try {
       // BEGIN goes out with the transaction's first statements, not a round trip ahead of them: it cannot
@@ -121,7 +128,8 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
       await client.query("ROLLBACK").catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.off("error", onError);
+      client.release(broken);
     }
   };
   // A transaction PostgreSQL chose as a deadlock's victim, or that met a stale prepared statement,

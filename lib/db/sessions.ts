@@ -1,6 +1,6 @@
 /** Sessions (chats): creation, the owner check every operation starts with, listing, naming, deletion. */
 import { sql } from "drizzle-orm";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError, WrongAgentError } from "@/lib/errors";
 import type { State } from "@/lib/session/types";
 import { getDb } from "./client";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
@@ -15,12 +15,12 @@ export async function createSession(userId: string, input: { agent?: string; nam
   return db.write(async (tx) => sessionRecord(tx, await createSessionTx(tx, userId, input)));
 }
 
-/** The user's chats, most recently active first (a total order), optionally one page at a time. */
-export async function listSessions(userId: string, page?: PageRequest): Promise<Page<SessionSummary>> {
+/** The user's chats (of `agent` only, when given), most recently active first (a total order), optionally one page at a time. */
+export async function listSessions(userId: string, page?: PageRequest, agent?: string): Promise<Page<SessionSummary>> {
   const db = await getDb();
   const before = decodeCursor(page?.before);
   const rows = await db.all<SessionRow>(sql`
-    SELECT * FROM sessions WHERE ${liveOf(userId)} AND activity < ${before}
+    SELECT * FROM sessions WHERE ${liveOf(userId)} AND activity < ${before} ${agent === undefined ? sql`` : sql`AND agent = ${agent}`}
     ORDER BY activity DESC ${page ? sql`LIMIT ${page.limit + 1}` : sql``}`);
   // Sessions page newest first: the page's last item is its oldest.
   const { items, nextBefore } = pageOf(rows, page?.limit ?? rows.length, (r) => r.activity);
@@ -40,10 +40,12 @@ export async function sessionAgent(userId: string, sessionId: string): Promise<s
   return row.agent;
 }
 
-export async function renameSession(userId: string, sessionId: string, name: string): Promise<SessionRecord> {
+/** Names the user's chat; given `agent`, only a chat of that agent (kagent's upsert names the agent too). */
+export async function renameSession(userId: string, sessionId: string, name: string, agent?: string): Promise<SessionRecord> {
   const db = await getDb();
   return db.write(async (tx) => {
-    await requireSession(tx, userId, sessionId, true);
+    const session = await requireSession(tx, userId, sessionId, true);
+    if (agent !== undefined && session.agent !== agent) throw new WrongAgentError(sessionId, session.agent);
     const row = await tx.one<SessionRow>(sql`
       UPDATE sessions SET name = ${name.trim()}, named_by_user = ${true} WHERE id = ${sessionId} RETURNING *`);
     return sessionRecord(tx, row as SessionRow);

@@ -1,15 +1,16 @@
 /**
  * "Continue from here" on a share link: a new chat of the viewer's, holding the shared version — its turns,
  * its state, and its files when the link shares them — in one transaction. It crosses users, so it copies
- * (a fork of one's own chat shares rows, lib/db/tx/log.ts; another user's rows are never shared): only the
- * version's own turns, never the rewound ones or other branches, and tool calls only when the link shows them.
+ * (a fork of one's own chat shares rows, lib/db/tx/log.ts; another user's rows are never shared) exactly what
+ * the link shows (lib/archive/shared-turns.ts): never rewound turns, other branches, `user:` state, or parts
+ * and fields the page does not show.
  * The copy is charged to the viewer's quota and has no lineage (the source is not theirs to see).
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import { scopeOf, USER_PREFIX } from "@/lib/session/state";
-import type { AdkEvent, ArtifactDelta, Part, State } from "@/lib/session/types";
+import { scopeOf } from "@/lib/session/state";
+import type { AdkEvent, ArtifactDelta, State } from "@/lib/session/types";
 import { getDb } from "./client";
 import { parseJson, type SessionRow, summary } from "./rows";
 import { appendEventsTx } from "./tx/append";
@@ -19,28 +20,15 @@ import { createSessionTx } from "./tx/sessions";
 import { readShared, type SharedVersion } from "./tx/shares";
 import type { SessionSummary } from "./types";
 
-const isTool = (part: Part) => Boolean(part.function_call || part.function_response);
-
-/** The version's events as the viewer gets them: new ids, tool parts only when shared, file references renumbered. */
+/** The version's events as the viewer gets them: new ids, file references renumbered to the copied versions. */
 function copiedEvents(shared: SharedVersion, renumber: (filename: string, version: number) => number | null): AdkEvent[] {
-  return shared.events.flatMap((event) => {
-    const parts = (event.content?.parts ?? []).filter((p) => shared.includeTools || !isTool(p));
+  return shared.events.map((event) => {
     const files: ArtifactDelta = {};
     for (const [filename, version] of Object.entries(event.actions?.artifact_delta ?? {})) {
       const copied = renumber(filename, version);
       if (copied !== null) files[filename] = copied;
     }
-    const hasState = Object.keys(event.actions?.state_delta ?? {}).length > 0;
-    // A tool event left without its parts still carries the state it set; one with neither is left out.
-    if (parts.length === 0 && !hasState && Object.keys(files).length === 0 && (event.content?.parts?.length ?? 0) > 0) return [];
-    return [
-      {
-        ...event,
-        id: randomUUID(),
-        content: event.content ? { ...event.content, parts } : event.content,
-        actions: { ...event.actions, artifact_delta: files },
-      },
-    ];
+    return { ...event, id: randomUUID(), actions: { ...event.actions, artifact_delta: files } };
   });
 }
 
@@ -56,17 +44,15 @@ export async function continueShared(token: string, viewerId: string): Promise<S
       name: shared.name,
       state: Object.fromEntries(Object.entries(initial).filter(([key]) => scopeOf(key) === "session")),
     });
-    // Each file version the version's events name, copied in the order first named, numbered from 0.
+    // Each file version the version's events name (none unless the link shares files), copied in the order first named, numbered from 0.
     const versions = new Map<string, number>();
     const wanted: [string, number][] = [];
-    if (shared.includeFiles) {
-      for (const event of shared.events) {
-        for (const [filename, version] of Object.entries(event.actions?.artifact_delta ?? {})) {
-          const key = `${version}/${filename}`;
-          if (!filename.startsWith(USER_PREFIX) && !versions.has(key)) {
-            versions.set(key, -1);
-            wanted.push([filename, version]);
-          }
+    for (const event of shared.events) {
+      for (const [filename, version] of Object.entries(event.actions?.artifact_delta ?? {})) {
+        const key = `${version}/${filename}`;
+        if (!versions.has(key)) {
+          versions.set(key, -1);
+          wanted.push([filename, version]);
         }
       }
     }

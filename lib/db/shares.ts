@@ -23,7 +23,8 @@ export interface ShareInfo {
   include_files: boolean;
 }
 
-const shareBytes = (id: string, hash: string) => ROW_BYTES + Buffer.byteLength(id) + Buffer.byteLength(hash);
+const shareBytes = (row: { id: string; token_hash: string; name: string }) =>
+  ROW_BYTES + Buffer.byteLength(row.id) + Buffer.byteLength(row.token_hash) + Buffer.byteLength(row.name);
 
 const info = (r: ShareRow): ShareInfo => ({
   id: r.id,
@@ -42,10 +43,10 @@ export async function createShare(userId: string, sessionId: string, opts: { inc
     const id = randomUUID();
     const hash = hashOf(token);
     const created = await tx.one<ShareRow>(sql`
-      INSERT INTO share_links (id, token_hash, session_id, up_to_seq, include_tools, include_files, created_at)
-      VALUES (${id}, ${hash}, ${row.id}, ${row.last_seq}, ${opts.includeTools}, ${opts.includeFiles}, ${Date.now()})
-      RETURNING id, session_id, up_to_seq, include_tools, include_files, created_at`);
-    await charge(tx, row, shareBytes(id, hash));
+      INSERT INTO share_links (id, token_hash, session_id, name, up_to_seq, include_tools, include_files, created_at)
+      VALUES (${id}, ${hash}, ${row.id}, ${row.name}, ${row.last_seq}, ${opts.includeTools}, ${opts.includeFiles}, ${Date.now()})
+      RETURNING id, session_id, name, up_to_seq, include_tools, include_files, created_at`);
+    await charge(tx, row, shareBytes({ id, token_hash: hash, name: row.name }));
     return { share: info(created as ShareRow), token };
   });
 }
@@ -64,10 +65,10 @@ export async function revokeShare(userId: string, sessionId: string, shareId: st
   const db = await getDb();
   await db.write(async (tx) => {
     const row = await requireSession(tx, userId, sessionId, true);
-    const gone = await tx.all<{ id: string; token_hash: string }>(sql`
-      DELETE FROM share_links WHERE id = ${shareId} AND session_id = ${row.id} RETURNING id, token_hash`);
+    const gone = await tx.all<{ id: string; token_hash: string; name: string }>(sql`
+      DELETE FROM share_links WHERE id = ${shareId} AND session_id = ${row.id} RETURNING id, token_hash, name`);
     if (gone.length === 0) throw new NotFoundError("Share link not found");
-    await tx.batch(chargeBytes(row, -shareBytes(gone[0].id, gone[0].token_hash)));
+    await tx.batch(chargeBytes(row, -shareBytes(gone[0])));
   });
 }
 

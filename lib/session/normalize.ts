@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { ValidationError } from "../errors";
+import { issuesText, ValidationError } from "../errors";
 import type { AdkEvent } from "./types";
 
 /** Values under these keys are user data: their keys are kept exactly as given. */
@@ -69,7 +69,7 @@ export function normalizeEvent(input: unknown): AdkEvent {
   }
   const snaked = toSnake(raw);
   const parsed = adkEventSchema.safeParse(snaked);
-  if (!parsed.success) throw new ValidationError(z.prettifyError(parsed.error));
+  if (!parsed.success) throw new ValidationError(issuesText(parsed.error));
   // The event as given, not zod's copy: a copy drops `__proto__` keys, which are data in deltas and arguments.
   const event = snaked as AdkEvent;
   return {

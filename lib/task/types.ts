@@ -84,3 +84,14 @@ export interface TaskStatusUpdateEvent {
   final: boolean;
   metadata?: Metadata;
 }
+
+/** A piece of a task's output; Retrace sends one, the reply that closes a streamed turn (docs/api.md, "Streaming"). */
+export interface TaskArtifactUpdateEvent {
+  kind: "artifact-update";
+  taskId: string;
+  contextId: string;
+  artifact: Artifact;
+  append?: boolean;
+  lastChunk?: boolean;
+  metadata?: Metadata;
+}

@@ -8,7 +8,12 @@ const ORIGIN = "http://localhost";
 export class Browser {
   readonly cookies = new Map<string, string>();
 
-  constructor(guestToken?: string) {
+  /** `origin`: where the page is (`https://…` for a browser over TLS); `extra`: headers every request carries. */
+  constructor(
+    guestToken?: string,
+    readonly origin = ORIGIN,
+    readonly extra: Record<string, string> = {},
+  ) {
     if (guestToken) this.cookies.set("retrace_token", guestToken);
   }
 
@@ -30,9 +35,9 @@ export class Browser {
 
   /** A better-auth route, e.g. `/sign-up/email`; JSON in, `{status, json}` out. */
   async auth(path: string, body?: unknown, method = body === undefined ? "GET" : "POST") {
-    const headers: Record<string, string> = { cookie: this.header(), origin: ORIGIN };
+    const headers: Record<string, string> = { ...this.extra, cookie: this.header(), origin: this.origin };
     if (body !== undefined) headers["content-type"] = "application/json";
-    const request = new Request(`${ORIGIN}/api/auth${path}`, {
+    const request = new Request(`${this.origin}/api/auth${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -52,7 +57,10 @@ export class Browser {
 
   /** An app route (`routes.*`) with this browser's cookies, from our own origin. */
   async api(route: unknown, options: Parameters<typeof call>[1] = {}) {
-    const result = await call(route, { ...options, headers: { cookie: this.header(), origin: ORIGIN, ...options.headers } });
+    const result = await call(route, {
+      ...options,
+      headers: { cookie: this.header(), origin: this.origin, ...this.extra, ...options.headers },
+    });
     this.take(result);
     return result;
   }

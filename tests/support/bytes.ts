@@ -37,7 +37,7 @@ export async function storedBytesOf(db: Database, userId: string): Promise<numbe
     sql`SELECT SUM(${len("state")}) AS n FROM state_checkpoints WHERE ${mine}`,
     sql`SELECT SUM(${sum(["key", "value"])}) AS n FROM user_state WHERE user_id = ${userId}`,
     sql`SELECT SUM(${sum(["filename", "mime_type"])} + size) AS n FROM artifacts WHERE user_id = ${userId}`,
-    sql`SELECT SUM(${sum(["id", "token_hash"])}) AS n FROM share_links WHERE ${mine}`,
+    sql`SELECT SUM(${sum(["id", "token_hash", "name"])}) AS n FROM share_links WHERE ${mine}`,
   ];
   let total = 0;
   for (const part of parts) total += Number((await db.one<{ n: number | null }>(part))?.n ?? 0);

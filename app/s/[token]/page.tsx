@@ -33,7 +33,7 @@ export default async function SharedPage({ params }: { params: Promise<{ token: 
       name={shared.name}
       agent={shared.agent}
       sharedAt={shared.sharedAt}
-      turns={sharedTurns(shared.events, shared.includeTools)}
+      turns={sharedTurns(shared.events)}
       files={[...shared.files.keys()].sort()}
       signedIn={viewer.kind !== "guest"}
     />

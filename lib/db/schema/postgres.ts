@@ -216,6 +216,7 @@ export const shareLinks = pgTable(
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
+    name: text("name").notNull().default(""),
     upToSeq: integer("up_to_seq").notNull(),
     includeTools: boolean("include_tools").notNull().default(false),
     includeFiles: boolean("include_files").notNull().default(false),

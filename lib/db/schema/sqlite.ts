@@ -233,6 +233,8 @@ export const shareLinks = sqliteTable(
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
+    /** The chat's name when shared: the link shows that, whatever the chat is called later. */
+    name: text("name").notNull().default(""),
     /** The chat's last seq when shared: the log is append-only, so its effective history up to here is that version. */
     upToSeq: integer("up_to_seq").notNull(),
     includeTools: integer("include_tools", { mode: "boolean" }).notNull().default(false),

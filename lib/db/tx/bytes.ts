@@ -4,13 +4,14 @@
  * index entries, the derived ids a fork's copied rows get), so the charge never falls below the disk used.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { MAX_CHAT_NAME } from "@/lib/session/names";
 import type { Task } from "@/lib/task/types";
 import type { Executor } from "../database";
 import { inPieces, type Piece } from "./log";
 
 export const ROW_BYTES = 100;
-/** A chat's name: at most 200 characters, charged at the most they can take in UTF-8. */
-const NAME_BYTES = 800;
+/** A chat's name: at most MAX_CHAT_NAME characters, charged at the most they can take in UTF-8. */
+const NAME_BYTES = MAX_CHAT_NAME * 4;
 
 const len = (text: string | null | undefined) => (text ? Buffer.byteLength(text) : 0);
 

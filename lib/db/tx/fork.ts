@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError } from "@/lib/errors";
+import { forkName } from "@/lib/session/names";
 import { parseState } from "@/lib/session/state";
 import { tailOf } from "@/lib/session/versions";
 import { type Executor, inBatches, typedValues } from "../database";
@@ -13,7 +14,18 @@ import { copyArtifacts } from "./artifacts";
 import { piecesBytes, sessionBytes } from "./bytes";
 import { claimSession } from "./claim";
 import { markerLinks, requireBoundary } from "./layout";
-import { eventIdIn, flatten, inheritedBelow, inPiece, inPieces, joined, logOf, type Piece, sharedTaskIdPrefix } from "./log";
+import {
+  eventIdIn,
+  flatten,
+  givenTaskIdSql,
+  inheritedBelow,
+  inPiece,
+  inPieces,
+  joined,
+  logOf,
+  type Piece,
+  sharedTaskIdPrefix,
+} from "./log";
 import { recordedArtifacts } from "./rewind";
 import { indexStoredRows } from "./search-index";
 import { liveOf, sessionRecord } from "./sessions";
@@ -40,7 +52,7 @@ async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Pi
   await tx.run(sql`
     INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)
     SELECT ${forkId}, invocation_id, first_seq, CASE WHEN last_seq > ${piece.to} THEN ${piece.to} ELSE last_seq END, after_invocation_id,
-      depth, is_marker, CASE WHEN task_id IS NULL THEN NULL ELSE ${sharedTaskIdPrefix(log)} || task_id END, NULL, task
+      depth, is_marker, CASE WHEN task_id IS NULL THEN NULL ELSE ${sharedTaskIdPrefix(log)} || ${givenTaskIdSql(piece.session)} END, NULL, task
     FROM invocations WHERE ${inPiece(piece, "first_seq")}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state) SELECT ${forkId}, seq, state FROM state_checkpoints WHERE ${inPiece(piece)}`);
@@ -113,7 +125,7 @@ export async function forkTx(
   const row = (await tx.one<SessionRow>(sql`
     INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, last_seq, tail_seq,
       forked_from_session_id, forked_before_invocation_id, inherited, created_at, updated_at)
-    VALUES (${id}, ${userId}, ${source.agent}, ${input.name?.trim() || `Fork of ${source.name}`}, ${true}, ${JSON.stringify(state)},
+    VALUES (${id}, ${userId}, ${source.agent}, ${input.name?.trim() || forkName(source.name)}, ${true}, ${JSON.stringify(state)},
       ${source.initial_state}, ${boundary - 1}, 0, ${source.id}, ${input.invocationId ?? null},
       ${inherited.length ? JSON.stringify(inherited) : null}, ${now}, ${now})
     RETURNING *`)) as SessionRow;

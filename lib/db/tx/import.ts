@@ -86,13 +86,14 @@ export async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVer
   let bytes = 0;
   for (const { invocation_id, task } of stored) {
     if (!invocations.has(invocation_id)) continue;
-    const { status, metadata } = parseJson<Pick<Task, "status" | "metadata">>(task);
+    const { status } = parseJson<Pick<Task, "status">>(task);
     const copy: Task = {
       kind: "task",
       id: randomUUID(),
       contextId: row.id,
       status: copiedStatus({ state: status.state, timestamp: status.timestamp }),
-      metadata: { ...metadata, kagent_invocation_id: invocation_id },
+      // Only what a turn's task carries: metadata a client stored on it is not the link's to give.
+      metadata: { kagent_invocation_id: invocation_id, kagent_agent: shared.agent },
     };
     await storeTaskTx(tx, row, copy);
     bytes += taskColumns(copy).bytes;

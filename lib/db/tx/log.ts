@@ -129,16 +129,37 @@ export function eventIdIn(log: Log, session: string, id: string): string {
 
 const TASK_ID_SEPARATOR = ":";
 
-/** What the log puts before a shared task's stored id. */
+/** What the log puts before a shared task's id. */
 export const sharedTaskIdPrefix = (log: Log) => `${log.id}${TASK_ID_SEPARATOR}`;
 
-/** The id the log shows for a task stored under `session`: a shared task's is the fork's id and the stored one. */
-export function taskIdIn(log: Log, session: string, id: string): string {
-  return session === log.id ? id : `${sharedTaskIdPrefix(log)}${id}`;
+/**
+ * The id a task stored under `session` was given when its turn ran: a fork that copied the row in (`flatten`)
+ * stores it behind its own id, as it shows it. Every fork shows that id behind its own, so it never grows.
+ */
+function givenTaskId(session: string, stored: string): string {
+  const prefix = `${session}${TASK_ID_SEPARATOR}`;
+  return stored.startsWith(prefix) ? stored.slice(prefix.length) : stored;
 }
 
-/** A shared task's id split into the fork that shows it and the stored task's id; null for any other id. */
-export function splitTaskId(id: string): { session: string; stored: string } | null {
+/** `givenTaskId` in SQL, of the `task_id` column of rows stored under `session`. */
+export const givenTaskIdSql = (session: string) => {
+  const prefix = `${session}${TASK_ID_SEPARATOR}`;
+  return sql`CASE WHEN substr(task_id, 1, ${prefix.length}) = ${prefix} THEN substr(task_id, ${prefix.length + 1}) ELSE task_id END`;
+};
+
+/** The id the log shows for a task stored under `session`: a shared task's is the fork's id and the id it was given. */
+export function taskIdIn(log: Log, session: string, id: string): string {
+  return session === log.id ? id : `${sharedTaskIdPrefix(log)}${givenTaskId(session, id)}`;
+}
+
+/** A shared task's id split into the fork that shows it and the id the task was given; null for any other id. */
+export function splitTaskId(id: string): { session: string; given: string } | null {
   const at = id.indexOf(TASK_ID_SEPARATOR);
-  return at > 0 ? { session: id.slice(0, at), stored: id.slice(at + 1) } : null;
+  return at > 0 ? { session: id.slice(0, at), given: id.slice(at + 1) } : null;
+}
+
+/** The ids a task the log shows as `<log id>:<given>` may be stored under: as given, or as a fork's copy. */
+export function storedTaskIds(log: Log, given: string): string[] {
+  const storing = new Set(log.pieces.map((p) => p.session).filter((s) => s !== log.id));
+  return [given, ...[...storing].map((s) => `${s}${TASK_ID_SEPARATOR}${given}`)];
 }

@@ -1,6 +1,7 @@
 /** A share link's version of a chat as its viewer reads it. */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { sharedEvent } from "@/lib/archive/shared-turns";
 import { walkRewinds } from "@/lib/session/effective-history";
 import { recordedVersions } from "@/lib/session/rewind";
 import { USER_PREFIX } from "@/lib/session/state";
@@ -11,17 +12,16 @@ import { toEvent } from "./history";
 import { markerLinks } from "./layout";
 import { eventIdIn, inPieces, logOf, piecesIn } from "./log";
 
-/** What a link shows: the chat's name and the turns of that version, events in order, with what the sharer let in. */
+/** What a link shows: the chat's name when shared and the turns of that version, events in order, with what the sharer let in. */
 export interface SharedVersion {
   name: string;
   agent: string;
   sharedAt: string;
-  includeTools: boolean;
-  includeFiles: boolean;
+  /** What of the events the link shows (lib/archive/shared-turns.ts). */
   events: AdkEvent[];
   /** The chat's session files in that version (when shared), newest version of each. */
   files: Map<string, number>;
-  /** For "Continue from here": the source's row as pinned. */
+  /** For "Continue from here": the source's row, whose log up to `upToSeq` is that version. */
   source: SessionRow;
   upToSeq: number;
 }
@@ -36,7 +36,8 @@ export async function readShared(tx: Executor, token: string): Promise<SharedVer
   const { segments } = walkRewinds(upTo, upTo === 0 ? [] : await markerLinks(tx, log, upTo));
   const rows = await tx.all<{ session_id: string; id: string; data: string }>(sql`
     SELECT session_id, id, data FROM events WHERE ${inPieces(segments.flatMap((s) => piecesIn(log, s)))} ORDER BY seq`);
-  const events = rows.map((r) => toEvent({ id: eventIdIn(log, r.session_id, r.id), data: r.data }));
+  const shown = { includeTools: Boolean(link.include_tools), includeFiles: Boolean(link.include_files) };
+  const events = rows.flatMap((r) => sharedEvent(toEvent({ id: eventIdIn(log, r.session_id, r.id), data: r.data }), shown) ?? []);
   const files = new Map<string, number>();
   if (link.include_files) {
     const deltas = await tx.all<{ delta: string }>(sql`
@@ -53,11 +54,9 @@ export async function readShared(tx: Executor, token: string): Promise<SharedVer
     }
   }
   return {
-    name: source.name,
+    name: link.name,
     agent: source.agent,
     sharedAt: new Date(Number(link.created_at)).toISOString(),
-    includeTools: Boolean(link.include_tools),
-    includeFiles: Boolean(link.include_files),
     events,
     files,
     source,
@@ -70,6 +69,8 @@ export const hashOf = (token: string) => createHash("sha256").update(token).dige
 export interface ShareRow {
   id: string;
   session_id: string;
+  /** The chat's name when shared: a rename afterwards is not the link's. */
+  name: string;
   up_to_seq: number;
   include_tools: boolean | number;
   include_files: boolean | number;

@@ -11,7 +11,7 @@ import { decodeCursor, type Page, type PageRequest, pageOf, UNBOUNDED } from "..
 import { parseJson, type SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { effectiveLayout, markerLinks } from "./layout";
-import { eventIdIn, inPiece, inPieces, type Log, lastSeqIn, logOf, pieceAt, piecesIn, splitTaskId, taskIdIn } from "./log";
+import { eventIdIn, inPiece, inPieces, type Log, lastSeqIn, logOf, pieceAt, piecesIn, splitTaskId, storedTaskIds, taskIdIn } from "./log";
 import { liveOf } from "./sessions";
 import { childrenOf, siblingsAmong } from "./versions";
 
@@ -128,11 +128,16 @@ export async function findTask(tx: Executor, userId: string, taskId: string): Pr
   const shared = splitTaskId(taskId);
   if (!shared) return null;
   const session = await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${shared.session} AND ${liveOf(userId)}`);
-  const row = session && (await tx.one<TaskRow>(sql`SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.task_id = ${shared.stored}`));
-  const piece = row && pieceAt(logOf(session), row.position);
-  return row && piece?.session === row.session_id && row.session_id !== session.id
-    ? { row: { ...row, id: taskId, last_seq: lastSeqIn(logOf(session), row.position, row.last_seq) }, session }
-    : null;
+  if (!session) return null;
+  const log = logOf(session);
+  const candidates = await tx.all<TaskRow>(sql`
+    SELECT ${TASK_COLUMNS} FROM invocations i WHERE i.task_id IN (${sql.join(
+      storedTaskIds(log, shared.given).map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+  // The one the log reads where it stands (a row of its own was found above).
+  const row = candidates.find((r) => r.session_id !== session.id && pieceAt(log, r.position)?.session === r.session_id);
+  return row ? { row: { ...row, id: taskId, last_seq: lastSeqIn(log, row.position, row.last_seq) }, session } : null;
 }
 
 /** The user's task `taskId` as found, whole. */
