@@ -101,10 +101,18 @@ export async function callTool(
     throw new ToolServerUnreachable(error instanceof Error ? error.message : String(error));
   });
   const meta = server.transport.kind === "builtin" ? { _meta: { [USER_META]: opts.userId } } : {};
-  return (await client.callTool({ name: tool, arguments: args, ...meta }, undefined, {
-    timeout: server.timeoutMs,
-    signal: opts.signal,
-  })) as CallToolResult;
+  // A signal of its own per call: the SDK never removes the listener it adds, and a turn's signal sees many calls.
+  const call = new AbortController();
+  const abort = () => call.abort(opts.signal.reason);
+  opts.signal.addEventListener("abort", abort, { once: true });
+  try {
+    return (await client.callTool({ name: tool, arguments: args, ...meta }, undefined, {
+      timeout: server.timeoutMs,
+      signal: call.signal,
+    })) as CallToolResult;
+  } finally {
+    opts.signal.removeEventListener("abort", abort);
+  }
 }
 
 /** Closes every open connection (tests; a stdio server's process ends with it). */
