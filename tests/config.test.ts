@@ -28,9 +28,11 @@ describe("configuration, validated at start-up", () => {
         {
           name: "github",
           url: "https://mcp.example.com/mcp",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the agents file's own ${VAR} syntax
           headers: { Authorization: "Bearer ${MCP_TOKEN}" },
           tools: { delete_repo: { approval: "never" } },
         },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the agents file's own ${VAR} syntax
         { name: "files", command: "node", args: ["server.mjs"], env: { ROOT: "${HOME_DIR}/notes" }, approval: "always", timeout_ms: 5000 },
         { name: "todos", builtin: "todos" },
       ],
