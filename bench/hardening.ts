@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- --hardening`: the heavy requests a hostile user can make (many rewind markers in one
- * append, deleting the source of many forks, a long chain of forks), each timed with what another user's
- * small request waited meanwhile; and what a guest under a 1 MB quota manages to store.
+ * append, deleting the source of many forks, a long chain of forks, heavy imports: bench/import-hardening.ts),
+ * each timed with what another user's small request waited meanwhile; and what a guest under a 1 MB quota
+ * manages to store.
  */
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
@@ -10,6 +11,7 @@ import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import { storedBytesOf, writeEverywhere } from "../tests/support/bytes";
 import { withProbe } from "../tests/support/stall";
+import { importsBench } from "./import-hardening";
 import { middle } from "./measure";
 
 const MARKERS = Number(process.env.BENCH_MARKERS ?? 10_000);
@@ -137,6 +139,7 @@ export async function hardeningBench() {
   if (want("forks")) results.forkSourceDelete = await forkSourceBench();
   if (want("chain")) results.forkChain = await chainBench();
   if (want("quota")) results.quota = await quotaBench();
+  if (want("imports")) results.imports = await importsBench();
   const db = await getDb();
   if (db.dialect.name === "sqlite") await db.run(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
   return results;

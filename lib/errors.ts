@@ -1,4 +1,6 @@
 import type { z } from "zod";
+import { MAX_JSON_DEPTH } from "@/lib/session/limits";
+import { UNCLEAN_TEXT } from "@/lib/session/text";
 
 /** Errors that carry their HTTP status and machine code (docs/api.md, "Envelope"). */
 export class AppError extends Error {
@@ -70,6 +72,20 @@ export class ApprovalPendingError extends AppError {
 export class InvalidReferenceError extends AppError {
   constructor(message: string) {
     super(422, "invalid_reference", message);
+  }
+}
+
+/** JSON nested deeper than MAX_JSON_DEPTH (docs/api.md, "Requests"). */
+export class JsonTooDeepError extends AppError {
+  constructor(message = `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`) {
+    super(400, "json_too_deep", message);
+  }
+}
+
+/** Text with a NUL or an unpaired surrogate (lib/session/text.ts); `where` says which. */
+export class UncleanTextError extends AppError {
+  constructor(where: string) {
+    super(400, "invalid_text", `${where} ${UNCLEAN_TEXT}`);
   }
 }
 

@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH } from "@/lib/api/json-text";
-import { MAX_BODY_BYTES } from "@/lib/api/limits";
 import { refuseBadPagePost } from "@/lib/api/page-post";
 import { getDb } from "@/lib/db/client";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "@/lib/session/limits";
 import { call, guestWithChat, newGuest, routes } from "./support/api";
 
 const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);

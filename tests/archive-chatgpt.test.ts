@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { conversationToChat } from "@/lib/archive/chatgpt";
 import { sharedEvent, sharedTurns } from "@/lib/archive/shared-turns";
+import { ValidationError } from "@/lib/errors";
 import type { AdkEvent } from "@/lib/session/types";
-import { branchy, conversation } from "./support/chatgpt";
+import { branchy, conversation, LOOPS } from "./support/chatgpt";
 
 /** Deterministic ids: invocations i1, i2, … */
 function ids() {
@@ -109,6 +110,29 @@ describe("ChatGPT conversations as Retrace operations", () => {
 
   it("refuses what is not a conversation", () => {
     expect(() => conversationToChat({ title: "x" }, "demo")).toThrow(/Not a ChatGPT conversation/);
+  });
+
+  it("refuses a mapping that is not a tree, whatever the loop, at once", () => {
+    for (const [shape, mapping] of Object.entries(LOOPS)) {
+      const started = performance.now();
+      expect(() => conversationToChat({ title: shape, mapping, current_node: null }, "demo"), shape).toThrow(ValidationError);
+      expect(() => conversationToChat({ title: shape, mapping }, "demo"), shape).toThrow(/loop/);
+      expect(performance.now() - started, shape).toBeLessThan(100);
+    }
+  });
+
+  it("refuses branches that would repeat more than 10,000 messages (a small export must not become millions of events)", () => {
+    // A comb: every reply of a long chain regenerated once, so each of its answers repeats the chain above it.
+    const comb = (teeth: number) => {
+      const specs: Parameters<typeof conversation>[1] = [{ id: "u", parent: null, role: "user", text: "go" }];
+      for (let i = 0; i < teeth; i++) {
+        specs.push({ id: `a${i}`, parent: i ? `a${i - 1}` : "u", role: "assistant", text: `step ${i}` });
+        specs.push({ id: `b${i}`, parent: i ? `a${i - 1}` : "u", role: "assistant", text: `other ${i}` });
+      }
+      return conversation("Comb", specs, "u");
+    };
+    expect(conversationToChat(comb(100), "demo").ops.filter((op) => op.kind === "turn")).toHaveLength(101);
+    expect(() => conversationToChat(comb(300), "demo")).toThrow(/repeat more than 10,000 messages/);
   });
 });
 

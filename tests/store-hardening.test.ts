@@ -1,9 +1,14 @@
 /** Heavy or odd requests a hostile user can make: none stalls other users, and each leaves a consistent store. */
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
+import { conversationToChat } from "@/lib/archive/chatgpt";
+import type { ChatRecord } from "@/lib/archive/format";
+import { exportOrder } from "@/lib/db/archive-export";
 import { getDb } from "@/lib/db/client";
+import { importChat } from "@/lib/db/import-chat";
+import { importUpload } from "@/lib/db/import-upload";
 import {
   appendEvents,
   createSession,
@@ -12,18 +17,27 @@ import {
   forkSession,
   getSession,
   getTask,
+  listArtifacts,
   listEvents,
   listSessions,
   listTasks,
+  reapAbandonedImports,
   rewindSession,
   saveTask,
+  searchChats,
 } from "@/lib/db/queries";
 import type { SessionRow } from "@/lib/db/rows";
+import { archiveChatImport } from "@/lib/db/tx/import-archive";
+import { conversationImport } from "@/lib/db/tx/import-chatgpt";
+import { IMPORT_LEASE_MS } from "@/lib/db/tx/import-lease";
 import { checkInvariants } from "@/lib/db/tx/invariants";
 import { flatten, logOf, MAX_PIECES } from "@/lib/db/tx/log";
 import { chatView, completedTask, event, fixture, texts } from "./helpers";
+import { call, newGuest, routes } from "./support/api";
 import { countedBytesOf, storedBytesOf, writeEverywhere } from "./support/bytes";
+import { conversation } from "./support/chatgpt";
 import { count, countStatements } from "./support/db";
+import { archiveOfOneChat, attachedEverywhere, chunks, hugeValue, manyConversations } from "./support/imports";
 import { STALL_LIMIT_MS, withProbe } from "./support/stall";
 
 describe("rewind markers in one append", () => {
@@ -211,3 +225,157 @@ describe("the byte quota", () => {
     }
   }, 60_000);
 });
+
+describe("imports (issue 37)", () => {
+  const AGENTS = { agent: "demo", agents: ["demo"] };
+  const storedBytes = async (userId: string) =>
+    Number((await (await getDb()).one<{ n: number }>(sql`SELECT stored_bytes AS n FROM users WHERE id = ${userId}`))?.n ?? 0);
+
+  /** Each path taken once before one is timed, as on a running server: the first use compiles schemas and expressions. */
+  async function warmUp() {
+    const warm = await createUser();
+    await importUpload(warm, chunks(await archiveOfOneChat(30, 2000)), AGENTS);
+    await importUpload(warm, chunks(manyConversations(3)), AGENTS);
+    await importUpload(warm, chunks(attachedEverywhere(1000, 3)), AGENTS);
+  }
+
+  it(`write a 20 MB archive chat in steps: another user waits under ${STALL_LIMIT_MS} ms`, async () => {
+    await warmUp();
+    const importer = await createUser();
+    const archive = Buffer.from(await archiveOfOneChat(1000, 10_000));
+    const { result, worstMs } = await withProbe(() => importUpload(importer, chunks(archive), AGENTS));
+    expect(worstMs).toBeLessThan(STALL_LIMIT_MS);
+    expect((await listEvents(importer, result[0].id, "all", { limit: 1 })).items).toHaveLength(1);
+    expect((await getSession(importer, result[0].id)).state).toEqual({ step: 999 });
+    expect(await checkInvariants(await getDb(), [result[0].id])).toEqual([]);
+    const { counted, books } = await countedBytesOf(await getDb(), importer);
+    expect(counted).toBe(books);
+  }, 180_000);
+
+  it(`write 1,000 small ChatGPT chats one after another: another user waits under ${STALL_LIMIT_MS} ms`, async () => {
+    await warmUp();
+    const importer = await createUser();
+    const upload = Buffer.from(manyConversations(1000));
+    const { result, worstMs } = await withProbe(() => importUpload(importer, chunks(upload), AGENTS));
+    expect(result).toHaveLength(1000);
+    expect(worstMs).toBeLessThan(STALL_LIMIT_MS);
+  }, 180_000);
+
+  it(`store an attachment 200 messages name once: another user waits under ${STALL_LIMIT_MS} ms`, async () => {
+    await warmUp();
+    const importer = await createUser();
+    const exported = attachedEverywhere(9 * 1024 * 1024, 200);
+    expect(exported.length).toBeLessThan(100_000);
+    const { result, worstMs } = await withProbe(() => importUpload(importer, chunks(exported), AGENTS));
+    expect(worstMs).toBeLessThan(STALL_LIMIT_MS);
+    expect(await count("artifacts", result[0].id)).toBe(1);
+    expect((await listArtifacts(importer, result[0].id)).map((a) => [a.filename, a.size])).toEqual([["big.bin", 9 * 1024 * 1024]]);
+    expect(await storedBytes(importer)).toBeLessThan(10 * 1024 * 1024);
+    expect(await checkInvariants(await getDb(), [result[0].id])).toEqual([]);
+  }, 60_000);
+
+  it("count an attachment against the quota before reading its bytes", async () => {
+    const importer = await createUser();
+    const chat = conversationToChat(
+      conversation(
+        "Big",
+        [{ id: "u", parent: null, role: "user", text: "see", attachments: [{ id: "file-A", name: "a.bin", mime_type: "x/y" }] }],
+        "u",
+      ),
+      "demo",
+    );
+    const read = vi.fn(async () => Buffer.alloc(0));
+    process.env.RETRACE_MAX_STORED_BYTES = String(5 * 1024 * 1024);
+    try {
+      const source = async () => ({ name: "a.bin", size: 9 * 1024 * 1024, read });
+      await expect(importChat(importer, conversationImport(chat, "demo", source))).rejects.toMatchObject({ code: "quota_exceeded" });
+    } finally {
+      delete process.env.RETRACE_MAX_STORED_BYTES;
+    }
+    expect(read).not.toHaveBeenCalled();
+    expect(await count("sessions")).toBe(0);
+    expect(await storedBytes(importer)).toBe(0);
+  });
+
+  it(`refuse one huge value as it streams: another user waits under ${STALL_LIMIT_MS} ms, and memory stays put`, async () => {
+    await warmUp();
+    const importer = await createUser();
+    const rss = process.memoryUsage().rss;
+    const { result, worstMs, ms } = await withProbe(() => importUpload(importer, hugeValue(300 * 1024 * 1024), AGENTS).catch((e) => e));
+    expect(result).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^Conversation 1: A value in the file is longer than 10 MiB/),
+    });
+    expect(worstMs).toBeLessThan(STALL_LIMIT_MS);
+    expect(ms).toBeLessThan(5000);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(200 * 1024 * 1024);
+  }, 60_000);
+
+  it("keep a chat being imported out of every read, and sweep it up, bytes refunded, once its import died", async () => {
+    const importer = await newGuest();
+    const userId = importer.user_id;
+    const [session, ...rest] = await recordsOf(await archiveOfOneChat(300, 100));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tasks = Array.from({ length: 150 }, (_, t) => ({
+      kind: "task" as const,
+      value: { invocation_id: `turn-${t}`, task_id: `t${t}`, message_id: null, task: { status: { state: "completed" } } },
+    }));
+    async function* records(): AsyncGenerator<ChatRecord> {
+      yield session;
+      yield* rest;
+      yield* tasks;
+      await gate;
+    }
+    const context = { sources: new Map<string, string>(), agent: () => "demo" };
+    const importing = importChat(userId, await archiveChatImport(records(), context, 1e9)).catch((e) => e);
+    const db = await getDb();
+    // The import waits at its gate once it has written its tasks.
+    while (!(await db.one(sql`SELECT 1 AS x FROM invocations WHERE task IS NOT NULL LIMIT 1`))) await new Promise((r) => setTimeout(r, 20));
+    const hidden = await db.one<{ id: string }>(sql`SELECT id FROM sessions WHERE user_id = ${userId}`);
+    const taskId = (await db.one<{ task_id: string }>(sql`SELECT task_id FROM invocations WHERE task_id IS NOT NULL LIMIT 1`))?.task_id;
+    if (!hidden || !taskId) throw new Error("the import wrote nothing");
+    expect(await storedBytes(userId)).toBeGreaterThan(0);
+    expect((await listSessions(userId)).items).toEqual([]);
+    await expect(getSession(userId, hidden.id)).rejects.toMatchObject({ status: 404 });
+    await expect(listEvents(userId, hidden.id)).rejects.toMatchObject({ status: 404 });
+    await expect(getTask(userId, taskId)).rejects.toMatchObject({ status: 404 });
+    expect((await searchChats(userId, { q: "lorem" })).items).toEqual([]);
+    await expect(exportOrder(userId)).resolves.toEqual([]);
+    const a2a = await call(routes.a2a.POST, {
+      method: "POST",
+      token: importer.token,
+      params: { agent: "demo" },
+      body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: taskId } },
+    });
+    expect(a2a.json.error).toBeDefined();
+    // Its lease holds while it lives; once it has passed (its process died), any instance's sweep removes it.
+    expect(await reapAbandonedImports()).toBe(0);
+    expect(await reapAbandonedImports(Date.now() + IMPORT_LEASE_MS + 1)).toBe(1);
+    expect(await count("sessions")).toBe(0);
+    expect(await count("events")).toBe(0);
+    expect(await storedBytes(userId)).toBe(0);
+    release();
+    expect(await importing).toMatchObject({ status: 503 });
+    expect(await checkInvariants(db)).toEqual([]);
+  }, 60_000);
+
+  it("remove a chat whose later step fails, in parts, and refund its bytes", async () => {
+    const importer = await createUser();
+    const archive = JSON.parse(await archiveOfOneChat(3000, 100, [Buffer.alloc(9 * 1024 * 1024, 1)]));
+    archive.chats[0].labels = [{ invocation_id: "no-such-turn", label: "Gone", pinned: false }];
+    await expect(importUpload(importer, chunks(JSON.stringify(archive)), AGENTS)).rejects.toThrow(/does not have/);
+    expect(await count("sessions")).toBe(0);
+    expect(await count("artifacts")).toBe(0);
+    expect(await storedBytes(importer)).toBe(0);
+    expect(await checkInvariants(await getDb())).toEqual([]);
+  }, 60_000);
+});
+
+/** The records of an archive's first chat, as its import reads them. */
+async function recordsOf(archive: string): Promise<ChatRecord[]> {
+  const [chat] = JSON.parse(archive).chats;
+  return [{ kind: "session", value: chat.session }, ...chat.events.map((value: unknown) => ({ kind: "event", value }))] as ChatRecord[];
+}

@@ -1,14 +1,10 @@
-import { AppError } from "@/lib/errors";
-import { isCleanText, UNCLEAN_TEXT } from "@/lib/session/text";
-
-/** How deeply objects and arrays may nest in any JSON we accept (docs/api.md, "Requests"). */
-export const MAX_JSON_DEPTH = 64;
+import { JsonTooDeepError, UncleanTextError } from "@/lib/errors";
+import { MAX_JSON_DEPTH } from "@/lib/session/limits";
+import { isCleanText } from "@/lib/session/text";
 
 /** The text rule (lib/session/text.ts) on what a request carries: in JSON, its path and its query. */
-const textError = (where: string) => new AppError(400, "invalid_text", `${where} ${UNCLEAN_TEXT}`);
-
 export function assertCleanText(text: string, where: string): void {
-  if (!isCleanText(text)) throw textError(where);
+  if (!isCleanText(text)) throw new UncleanTextError(where);
 }
 
 const OPEN_OBJECT = 0x7b;
@@ -38,15 +34,13 @@ export function assertJsonText(text: string, where = "The request body"): void {
     if (inString) {
       if (c === BACKSLASH) {
         const unit = escaped(text, i);
-        if (unit === 0 || isLow(unit) || (isHigh(unit) && !isLow(escaped(text, i + 6)))) throw textError(where);
+        if (unit === 0 || isLow(unit) || (isHigh(unit) && !isLow(escaped(text, i + 6)))) throw new UncleanTextError(where);
         i += isHigh(unit) ? 11 : 1;
       } else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) {
       inString = true;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth > MAX_JSON_DEPTH) {
-        throw new AppError(400, "json_too_deep", `JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
-      }
+      if (++depth > MAX_JSON_DEPTH) throw new JsonTooDeepError();
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       depth--;
     }

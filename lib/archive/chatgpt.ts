@@ -104,6 +104,44 @@ interface Variant {
   children: Variant[];
 }
 
+type Node = { message?: Message | null; parent?: string | null; children?: string[] | null };
+
+/** Events the branches of a conversation may repeat beyond one per message (a reply shared by regenerated paths repeats). */
+const MAX_REPEATED_EVENTS = 10_000;
+
+/**
+ * The first messages of a mapping that is a tree; anything else is refused: a message that is its own parent or
+ * ancestor, one reached twice from the first ones (a loop of children, or two parents), or no first message at all.
+ */
+function rootsOf(mapping: Map<string, Node>): string[] {
+  const parentOf = (id: string) => {
+    const parent = mapping.get(id)?.parent;
+    return parent && mapping.has(parent) ? parent : null;
+  };
+  const roots = [...mapping.keys()].filter((id) => parentOf(id) === null);
+  if (mapping.size > 0 && roots.length === 0) throw new ValidationError("its messages form a loop: every one has a parent");
+  // Every chain of parents ends at a first message.
+  const settled = new Set(roots);
+  for (const id of mapping.keys()) {
+    const chain = new Set<string>();
+    for (let at = id; !settled.has(at); at = parentOf(at) as string) {
+      if (chain.has(at)) throw new ValidationError(`message ${at} is its own ancestor: its mapping has a loop`);
+      chain.add(at);
+    }
+    for (const at of chain) settled.add(at);
+  }
+  // From the first messages, each is reached once.
+  const seen = new Set<string>();
+  const pending = [...roots];
+  while (pending.length) {
+    const id = pending.pop() as string;
+    if (seen.has(id)) throw new ValidationError(`message ${id} is reached twice: its mapping has a loop`);
+    seen.add(id);
+    for (const child of mapping.get(id)?.children ?? []) if (mapping.has(child)) pending.push(child);
+  }
+  return roots;
+}
+
 /** Converts one conversation of a ChatGPT export; `agent` authors the replies. */
 export function conversationToChat(
   input: unknown,
@@ -112,35 +150,44 @@ export function conversationToChat(
 ): ConvertedChat {
   const parsed = conversation.safeParse(input);
   if (!parsed.success) throw new ValidationError(`Not a ChatGPT conversation: ${issuesText(parsed.error)}`);
-  const { mapping } = parsed.data;
-  const kind = (id: string) => kindOf(mapping[id]?.message);
+  const mapping = new Map<string, Node>(Object.entries(parsed.data.mapping));
+  const roots = rootsOf(mapping);
+  const node = (id: string) => mapping.get(id) as Node;
+  const kind = (id: string) => kindOf(node(id).message);
   /** A node's children with hidden nodes stepped through (their children take their place). */
   const visibleChildren = (id: string | null): string[] => {
     const out: string[] = [];
-    const pending = [...(id === null ? roots : (mapping[id]?.children ?? []))].reverse();
+    const pending = [...(id === null ? roots : (node(id).children ?? []))].reverse();
     while (pending.length) {
       const next = pending.pop() as string;
-      if (!mapping[next]) continue;
-      if (kind(next) === "skip") pending.push(...[...(mapping[next].children ?? [])].reverse());
+      if (!mapping.has(next)) continue;
+      if (kind(next) === "skip") pending.push(...[...(node(next).children ?? [])].reverse());
       else out.push(next);
     }
     return out;
   };
-  const roots = Object.keys(mapping).filter((id) => !mapping[id].parent || !mapping[mapping[id].parent as string]);
   const current = new Set<string>();
-  for (let at = parsed.data.current_node ?? null; at && mapping[at] && !current.has(at); at = mapping[at].parent ?? null) current.add(at);
+  for (let at = parsed.data.current_node ?? null; at && mapping.has(at) && !current.has(at); at = node(at).parent ?? null) current.add(at);
 
+  // Each variant repeats the replies on its path: a budget keeps a small export from expanding without end.
+  let budget = mapping.size + MAX_REPEATED_EVENTS;
   /** The variants of a turn: one per path through its replies (a regenerated answer is another path). */
   const variantsOf = (user: string | null, rootReplies: string[] = []): Variant[] => {
     const variants: Variant[] = [];
     const claimed = new Set<string>();
-    // Depth-first over the reply paths, in the export's order.
-    const stack: string[][] = user === null ? rootReplies.map((r) => [r]).reverse() : [[]];
+    // Depth-first over the reply paths, in the export's order; a path is its last reply and the path before it.
+    type Path = { at: string; before: Path | null; length: number } | null;
+    const stack: Path[] = user === null ? rootReplies.map((r) => ({ at: r, before: null, length: 1 })).reverse() : [null];
     while (stack.length) {
-      const nodes = stack.pop() as string[];
-      const replies = visibleChildren(nodes.at(-1) ?? user).filter((c) => kind(c) === "reply");
-      for (const r of [...replies].reverse()) stack.push([...nodes, r]);
+      const path = stack.pop() as Path;
+      const replies = visibleChildren(path?.at ?? user).filter((c) => kind(c) === "reply");
+      for (const r of [...replies].reverse()) stack.push({ at: r, before: path, length: (path?.length ?? 0) + 1 });
       if (replies.length > 0) continue;
+      budget -= (path?.length ?? 0) + 1;
+      if (budget < 0) throw new ValidationError(`its branches repeat more than ${MAX_REPEATED_EVENTS.toLocaleString("en")} messages`);
+      const nodes: string[] = [];
+      for (let p = path; p; p = p.before) nodes.push(p.at);
+      nodes.reverse();
       // The user messages under a path's messages are the next turns, of the first variant through each message.
       const next: string[] = [];
       for (const n of [user, ...nodes]) {
@@ -150,8 +197,8 @@ export function conversationToChat(
       }
       variants.push({
         invocationId: ids.invocation(),
-        user: user === null ? null : (mapping[user].message as Message),
-        replies: nodes.map((n) => mapping[n].message as Message),
+        user: user === null ? null : (node(user).message as Message),
+        replies: nodes.map((n) => node(n).message as Message),
         next,
         last: nodes.at(-1) ?? (user as string),
         children: [],
@@ -164,8 +211,8 @@ export function conversationToChat(
   const top = [...(startReplies.length ? variantsOf(null, startReplies) : []), ...startUsers.flatMap((u) => variantsOf(u))];
   // Children built breadth-first, so no depth of conversation exhausts the stack.
   const queue = [...top];
-  while (queue.length) {
-    const v = queue.shift() as Variant;
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i];
     v.children = v.next.flatMap((u) => variantsOf(u));
     queue.push(...v.children);
   }

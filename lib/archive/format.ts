@@ -7,9 +7,15 @@
  * imports with none, and a reader that does not know them skips the section.
  */
 import { z } from "zod";
+import { MAX_BODY_BYTES } from "@/lib/session/limits";
 
 export const ARCHIVE_FORMAT = "retrace.archive";
 export const ARCHIVE_VERSION = 1;
+
+/** The largest file an import brings in (an archive's, a ChatGPT attachment): as large as one request may be. */
+export const MAX_FILE_BYTES = MAX_BODY_BYTES;
+/** The length of such a file's `data_base64`: the one value of an archive that may be longer than a message. */
+export const MAX_FILE_BASE64 = 4 * Math.ceil(MAX_FILE_BYTES / 3);
 
 const json = z.json();
 const state = z.record(z.string(), json);

@@ -2,6 +2,8 @@
  * ChatGPT's ZIP export (the newer one splits conversations over `conversations-000.json`, `-001`, … beside
  * the attachments, named `file-<id>-<name>`). A ZIP's directory is at its end, so the upload is first
  * streamed to a temporary file; its conversation files are then read in order, and attachments on demand.
+ * Whatever yauzl refuses — an entry named `../x` or `/x`, a size its directory lies about, a damaged
+ * entry — is a malformed upload: a 400 that says what yauzl found.
  */
 
 import { once } from "node:events";
@@ -11,21 +13,41 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import { ValidationError } from "@/lib/errors";
+import { AppError, ValidationError } from "@/lib/errors";
 import type { Attachment } from "./chatgpt";
-
-/** Larger attachments are left out (the message says so): one is read into memory to be stored. */
-const MAX_ATTACHMENT_BYTES = 64 * 1024 * 1024;
+import { MAX_FILE_BYTES } from "./format";
 
 const CONVERSATIONS = /(^|\/)conversations(-\d+)?\.json$/;
 const FILE_ID = /^(file[-_][A-Za-z0-9]+)(?:[-.](.*))?$/;
 
+/** An attachment the export holds: its size as the ZIP's directory says (reading checks it), its bytes on demand. */
+export interface FoundAttachment {
+  name: string;
+  size: number;
+  read(): Promise<Buffer>;
+}
+
 export interface ZipExport {
   /** The conversation files, in name order. */
   conversations: Entry[];
-  read(entry: Entry): Promise<Readable>;
-  attachment(attachment: Attachment): Promise<{ data: Buffer; name: string } | null>;
+  read(entry: Entry): AsyncIterable<Uint8Array>;
+  /** Null when the export does not hold it, or holds one larger than MAX_FILE_BYTES (left out: the message says so). */
+  attachment(attachment: Attachment): Promise<FoundAttachment | null>;
   close(): Promise<void>;
+}
+
+const unreadable = (error: unknown) =>
+  error instanceof AppError
+    ? error
+    : new ValidationError(`The ZIP file cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+
+/** An entry's bytes; yauzl's complaints on the way (more bytes than the directory said, say) become a 400. */
+async function* checked(open: () => Promise<Readable>): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of await open()) yield chunk as Uint8Array;
+  } catch (error) {
+    throw unreadable(error);
+  }
 }
 
 /** Streams `source` into a temporary file; resolves with its path and a function that removes it. */
@@ -58,14 +80,14 @@ function entries(zip: ZipFile): Promise<Entry[]> {
       zip.readEntry();
     });
     zip.once("end", () => resolve(found));
-    zip.once("error", reject);
+    zip.once("error", (error) => reject(unreadable(error)));
     zip.readEntry();
   });
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
@@ -74,11 +96,20 @@ export async function openZipExport(file: string): Promise<ZipExport> {
   try {
     zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false });
   } catch (error) {
-    throw new ValidationError(`The ZIP file cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw unreadable(error);
   }
-  const all = await entries(zip);
+  let all: Entry[];
+  try {
+    all = await entries(zip);
+  } catch (error) {
+    zip.close();
+    throw error;
+  }
   const conversations = all.filter((e) => CONVERSATIONS.test(e.fileName)).sort((a, b) => (a.fileName < b.fileName ? -1 : 1));
-  if (conversations.length === 0) throw new ValidationError("The ZIP file has no conversations.json (nor conversations-000.json …)");
+  if (conversations.length === 0) {
+    zip.close();
+    throw new ValidationError("The ZIP file has no conversations.json (nor conversations-000.json …)");
+  }
   const files = new Map<string, { entry: Entry; name: string }>();
   for (const entry of all) {
     const base = entry.fileName.split("/").at(-1) ?? "";
@@ -87,11 +118,12 @@ export async function openZipExport(file: string): Promise<ZipExport> {
   }
   return {
     conversations,
-    read: (entry) => zip.openReadStreamPromise(entry),
+    read: (entry) => checked(() => zip.openReadStreamPromise(entry)),
     async attachment({ id }) {
       const found = files.get(id.replace(/^file-service:\/\/|^sediment:\/\//, ""));
-      if (!found || found.entry.uncompressedSize > MAX_ATTACHMENT_BYTES) return null;
-      return { data: await readAll(await zip.openReadStreamPromise(found.entry)), name: found.name };
+      if (!found || found.entry.uncompressedSize > MAX_FILE_BYTES) return null;
+      const { entry, name } = found;
+      return { name, size: entry.uncompressedSize, read: () => readAll(checked(() => zip.openReadStreamPromise(entry))) };
     },
     async close() {
       zip.close();

@@ -1,8 +1,9 @@
 /**
  * One import upload, whatever it holds (docs/api.md, "Export and import"): a Retrace archive (a JSON object),
  * a ChatGPT `conversations.json` or one of its shards (a JSON array), or ChatGPT's whole ZIP export. It is
- * read as it streams in and written chat by chat, each chat in its own transaction, so memory stays bounded
- * whatever the size; `onProgress` hears the bytes read and the chats written.
+ * read as it streams in and written chat by chat, each chat in short steps and hidden until its last
+ * (lib/db/import-chat.ts), so memory stays bounded and other requests keep their turn whatever the size;
+ * `onProgress` hears the bytes read and the chats written.
  */
 
 import type { z } from "zod";
@@ -16,14 +17,16 @@ import {
   archiveSession,
   archiveTask,
   type ChatRecord,
+  MAX_FILE_BASE64,
   SECTIONS,
 } from "@/lib/archive/format";
 import { jsonValues } from "@/lib/archive/json-stream";
 import { Spool } from "@/lib/archive/spool";
 import { openZipExport, spoolToFile } from "@/lib/archive/zip";
 import { AppError, issuesText, ValidationError } from "@/lib/errors";
-import { type ImportContext, importArchiveChat } from "./archive-import";
-import { type AttachmentSource, importConversation } from "./chatgpt-import";
+import { importChat } from "./import-chat";
+import { archiveChatImport, type ImportContext } from "./tx/import-archive";
+import { type AttachmentSource, conversationImport } from "./tx/import-chatgpt";
 import type { SessionSummary } from "./types";
 
 interface ImportProgress {
@@ -119,15 +122,20 @@ async function importArchive(
     const chat = open.chat;
     if (!chat) return;
     try {
-      done(await importArchiveChat(userId, chat.spool.records(), context));
+      done(await importChat(userId, await archiveChatImport(chat.spool.records(), context, read - chat.from)));
     } finally {
       await chat.spool.dispose();
     }
   };
+  const onArchiveBytes = (n: number) => {
+    read = n;
+    onBytes(n);
+  };
   try {
-    for await (const { value, path } of jsonValues(stream, paths, (n) => {
-      read = n;
-      onBytes(n);
+    for await (const { value, path } of jsonValues(stream, {
+      paths,
+      onBytes: onArchiveBytes,
+      longer: { key: "data_base64", bytes: MAX_FILE_BASE64 },
     })) {
       if (path[0] === "format") format = value;
       else if (path[0] === "version") {
@@ -161,16 +169,23 @@ async function importConversations(
   source: { attachments?: AttachmentSource },
   done: (chat: SessionSummary) => void,
 ) {
-  for await (const { value, path } of jsonValues(stream, ["$.*"], onBytes)) {
-    const chat = conversationToChat(value, options.agent);
-    if (chat.ops.length === 0) continue;
-    try {
-      done(await importConversation(userId, chat, options.agent, source.attachments ?? (async () => null)));
-    } catch (error) {
-      if (error instanceof AppError)
-        throw new AppError(error.status, error.code, `Conversation ${Number(path[0]) + 1} (“${chat.name}”): ${error.message}`);
-      throw error;
+  // Errors name the conversation: the one being written, or the one whose bytes broke a rule before it was whole.
+  let at = 0;
+  let title: unknown;
+  try {
+    for await (const { value, path } of jsonValues(stream, { paths: ["$.*"], onBytes })) {
+      at = Number(path[0]);
+      title = (value as { title?: unknown } | null)?.title;
+      const chat = conversationToChat(value, options.agent);
+      if (chat.ops.length > 0)
+        done(await importChat(userId, conversationImport(chat, options.agent, source.attachments ?? (async () => null))));
+      at += 1;
+      title = undefined;
     }
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const named = typeof title === "string" && title.trim() ? ` (“${title.trim().slice(0, 200)}”)` : "";
+    throw new AppError(error.status, error.code, `Conversation ${at + 1}${named}: ${error.message}`);
   }
 }
 
@@ -186,7 +201,7 @@ async function importZip(
     const zip = await openZipExport(upload.file);
     try {
       for (const entry of zip.conversations) {
-        await importConversations(userId, await zip.read(entry), options, () => undefined, { attachments: zip.attachment }, done);
+        await importConversations(userId, zip.read(entry), options, () => undefined, { attachments: zip.attachment }, done);
       }
     } finally {
       await zip.close();

@@ -5,6 +5,7 @@ export { listArtifacts, loadArtifact, saveArtifact } from "./artifacts";
 export { appendEvents, MAX_EVENTS_PER_APPEND } from "./events";
 export { forkSession } from "./forks";
 export { listEvents } from "./history";
+export { reapAbandonedImports } from "./import-chat";
 export { labelVersion } from "./labels";
 export { rewindForMessage, rewindSession } from "./rewind";
 export { searchChats } from "./search";

@@ -25,6 +25,7 @@ export interface SessionRow {
   turn_cancel: boolean | number;
   tree_built: boolean | number;
   deleted_at: number | null;
+  import_lease_until: number | null;
   search_indexed: boolean | number;
 }
 

@@ -13,7 +13,7 @@ import { withShared, writeAppState } from "./tx/state";
  */
 export async function currentState(userId: string, sessionId: string): Promise<State> {
   const db = await getDb();
-  const mine = sql`s.id = ${sessionId} AND s.user_id = ${userId} AND s.deleted_at IS NULL`;
+  const mine = sql`s.id = ${sessionId} AND s.user_id = ${userId} AND s.deleted_at IS NULL AND s.import_lease_until IS NULL`;
   const rows = await db.all<{ scope: number; key: string | null; value: string }>(sql`
     SELECT 0 AS scope, NULL AS key, s.state AS value FROM sessions s WHERE ${mine}
     UNION ALL

@@ -51,8 +51,8 @@ export interface Call {
   path?: string;
   token?: string | null;
   body?: unknown;
-  /** A body sent as is (e.g. malformed JSON). */
-  raw?: string;
+  /** A body sent as is (e.g. malformed JSON, a ZIP file). */
+  raw?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   params?: Record<string, string>;
 }

@@ -2,7 +2,7 @@
  * ChatGPT export conversations written for the tests, in the export's shape (`mapping` of nodes with
  * `parent`/`children`, `current_node`, messages with `author`, `content`, `metadata`, `recipient`…).
  */
-import { crc32 } from "node:zlib";
+import { crc32, deflateRawSync } from "node:zlib";
 
 interface Spec {
   id: string;
@@ -104,34 +104,68 @@ export const branchy = () =>
     "a3",
   );
 
-/** A ZIP of `files` (stored, not compressed), as ChatGPT's export is laid out. */
-export function zip(files: Record<string, string | Buffer>): Buffer {
+/** A mapping node as the export writes it, `children` and `parent` as given (they need not agree). */
+function node(id: string, parent: string | null, children: string[], role?: "user" | "assistant" | "system") {
+  const hidden = role === "system";
+  const content = { content_type: "text", parts: [id] };
+  const message = role ? { id, author: { role }, content, metadata: hidden ? { is_visually_hidden_from_conversation: true } : {} } : null;
+  return { id, parent, children, message };
+}
+
+/** Mappings that are not trees (issue 37): each hung the import (or imported nothing, silently) before it refused them. */
+export const LOOPS: Record<string, Record<string, unknown>> = {
+  "a message that is its own child": { r: node("r", null, ["u"]), u: node("u", "r", ["u"], "user") },
+  "two replies each other's child": {
+    u: node("u", null, ["a"], "user"),
+    a: node("a", "u", ["b"], "assistant"),
+    b: node("b", "a", ["a"], "assistant"),
+  },
+  "a user message under its own reply": { u: node("u", null, ["a"], "user"), a: node("a", "u", ["u"], "assistant") },
+  "two hidden messages in a ring": {
+    r: node("r", null, ["h1"]),
+    h1: node("h1", "r", ["h2"], "system"),
+    h2: node("h2", "h1", ["h1"], "system"),
+  },
+  "a ring with no first message": { a: node("a", "b", ["b"], "user"), b: node("b", "a", ["a"], "assistant") },
+  "a message that is its own parent": { u: node("u", "u", [], "user") },
+};
+
+/** A ZIP entry: its content, deflated or stored, and (to lie) the size its headers declare. */
+type ZipEntry = string | Buffer | { data: string | Buffer; deflate?: boolean; declaredSize?: number };
+
+/** A ZIP of `files` (stored, unless an entry asks to be deflated), as ChatGPT's export is laid out. */
+export function zip(files: Record<string, ZipEntry>): Buffer {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
-  for (const [name, content] of Object.entries(files)) {
+  for (const [name, entry] of Object.entries(files)) {
+    const { data: content, deflate = false, declaredSize } = typeof entry === "string" || Buffer.isBuffer(entry) ? { data: entry } : entry;
     const data = Buffer.from(content);
+    const stored = deflate ? deflateRawSync(data) : data;
     const nameBytes = Buffer.from(name);
     const crc = crc32(data);
+    const size = declaredSize ?? data.length;
     const header = Buffer.alloc(30);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(deflate ? 8 : 0, 8);
     header.writeUInt32LE(crc, 14);
-    header.writeUInt32LE(data.length, 18);
-    header.writeUInt32LE(data.length, 22);
+    header.writeUInt32LE(stored.length, 18);
+    header.writeUInt32LE(size, 22);
     header.writeUInt16LE(nameBytes.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(data.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(nameBytes.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    locals.push(header, nameBytes, data);
-    central.push(entry, nameBytes);
-    offset += header.length + nameBytes.length + data.length;
+    const record = Buffer.alloc(46);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE(20, 4);
+    record.writeUInt16LE(20, 6);
+    record.writeUInt16LE(deflate ? 8 : 0, 10);
+    record.writeUInt32LE(crc, 16);
+    record.writeUInt32LE(stored.length, 20);
+    record.writeUInt32LE(size, 24);
+    record.writeUInt16LE(nameBytes.length, 28);
+    record.writeUInt32LE(offset, 42);
+    locals.push(header, nameBytes, stored);
+    central.push(record, nameBytes);
+    offset += header.length + nameBytes.length + stored.length;
   }
   const directory = Buffer.concat(central);
   const end = Buffer.alloc(22);

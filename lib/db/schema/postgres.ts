@@ -54,12 +54,14 @@ export const sessions = pgTable(
     turnCancel: boolean("turn_cancel").notNull().default(false),
     treeBuilt: boolean("tree_built").notNull().default(true),
     deletedAt: millis("deleted_at"),
+    importLeaseUntil: millis("import_lease_until"),
     searchIndexed: boolean("search_indexed").notNull().default(true),
   },
   (t) => [
     index("sessions_user_activity").on(t.userId, t.activity),
     index("sessions_forked_from").on(t.forkedFromSessionId),
     index("sessions_turn_lease").on(t.turnLeaseUntil).where(sql`turn_task_id IS NOT NULL`),
+    index("sessions_import_lease").on(t.importLeaseUntil).where(sql`import_lease_until IS NOT NULL`),
   ],
 );
 

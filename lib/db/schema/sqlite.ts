@@ -50,6 +50,11 @@ export const sessions = sqliteTable(
     treeBuilt: integer("tree_built", { mode: "boolean" }).notNull().default(true),
     /** Set when the user deleted a chat whose rows forks still share: hidden everywhere, collected with its last fork. */
     deletedAt: integer("deleted_at"),
+    /**
+     * Set while an upload writes the chat in steps (lib/db/import-chat.ts): until it is cleared the chat is
+     * nobody's to see; once it has passed, the import died and any instance's sweep removes the chat.
+     */
+    importLeaseUntil: integer("import_lease_until"),
     /** False for chats stored before search: their rows are indexed once at start-up (lib/db/prepare.ts). */
     searchIndexed: integer("search_indexed", { mode: "boolean" }).notNull().default(true),
   },
@@ -57,6 +62,7 @@ export const sessions = sqliteTable(
     index("sessions_user_activity").on(t.userId, t.activity),
     index("sessions_forked_from").on(t.forkedFromSessionId),
     index("sessions_turn_lease").on(t.turnLeaseUntil).where(sql`turn_task_id IS NOT NULL`),
+    index("sessions_import_lease").on(t.importLeaseUntil).where(sql`import_lease_until IS NOT NULL`),
   ],
 );
 

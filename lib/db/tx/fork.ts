@@ -28,7 +28,7 @@ import {
 } from "./log";
 import { recordedArtifacts } from "./rewind";
 import { indexStoredRows } from "./search-index";
-import { liveOf, sessionRecord } from "./sessions";
+import { chatsOf, liveOf, sessionRecord } from "./sessions";
 import { stateBefore } from "./state";
 import { lockUser, touchUser } from "./users";
 
@@ -112,7 +112,7 @@ export async function forkTx(
 ): Promise<SessionRecord> {
   const source = await claimSession(tx, userId, sessionId);
   await tx.batch([lockUser(tx.dialect, userId)]);
-  const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`);
+  const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${chatsOf(userId)}`);
   if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
   const log = logOf(source);
   const boundary = input.invocationId ? await requireBoundary(tx, log, input.invocationId) : source.last_seq + 1;

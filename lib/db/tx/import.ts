@@ -33,32 +33,57 @@ export async function charge(tx: Executor, row: Pick<SessionRow, "id" | "user_id
   await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
 }
 
-/** A file version as archived: versions of a name must come as 0, 1, 2…, their bytes matching their hash. */
-export async function insertFile(tx: Executor, row: SessionRow, file: ArchiveFile, versions: Map<string, number>) {
-  validateFilename(clean(file.filename, "A file name"));
-  if (file.filename.startsWith(USER_PREFIX)) throw new ValidationError(`${file.filename}: user: files belong to a user, not a chat`);
-  const expected = versions.get(file.filename) ?? 0;
-  if (file.version !== expected) throw new ValidationError(`${file.filename}: version ${file.version} where ${expected} was expected`);
-  versions.set(file.filename, expected + 1);
+/**
+ * What an archive chat's records must agree on, checked as they come in (outside any transaction, so a step that
+ * runs again sees the same): versions of a file name 0, 1, 2…, a message id on one task only, a turn labelled once.
+ */
+export function archiveRules() {
+  const versions = new Map<string, number>();
+  const messageIds = new Set<string>();
+  const labelled = new Set<string>();
+  return {
+    file(file: ArchiveFile) {
+      validateFilename(clean(file.filename, "A file name"));
+      if (file.filename.startsWith(USER_PREFIX)) throw new ValidationError(`${file.filename}: user: files belong to a user, not a chat`);
+      const expected = versions.get(file.filename) ?? 0;
+      if (file.version !== expected) throw new ValidationError(`${file.filename}: version ${file.version} where ${expected} was expected`);
+      versions.set(file.filename, expected + 1);
+      if (file.restored_from !== null && file.restored_from >= file.version) {
+        throw new ValidationError(`${file.filename} v${file.version}: restored_from must name an earlier version`);
+      }
+      clean(file.mime_type, "A media type");
+    },
+    /** The task's message id, unless an earlier task had it: a repeated one is dropped. */
+    task(record: ArchiveTask): string | undefined {
+      const messageId = record.message_id && !messageIds.has(record.message_id) ? clean(record.message_id, "A message id") : undefined;
+      if (messageId) messageIds.add(messageId);
+      return messageId;
+    },
+    label(record: ArchiveLabel) {
+      clean(record.invocation_id, "An invocation id");
+      if (record.label !== null) clean(record.label, "A version name");
+      if (labelled.has(record.invocation_id)) throw new ValidationError(`Turn ${record.invocation_id} is labelled twice`);
+      labelled.add(record.invocation_id);
+    },
+  };
+}
+
+/** A file version as archived (`archiveRules` passed), its bytes matching its hash. */
+export async function insertFile(tx: Executor, row: SessionRow, file: ArchiveFile) {
   const data = Buffer.from(file.data_base64, "base64");
   if (createHash("sha256").update(data).digest("hex") !== file.sha256) {
     throw new ValidationError(`${file.filename} v${file.version}: its bytes do not match its sha256`);
   }
-  if (file.restored_from !== null && file.restored_from >= file.version) {
-    throw new ValidationError(`${file.filename} v${file.version}: restored_from must name an earlier version`);
-  }
   const created = millis(file.created_at);
   await tx.run(sql`
     INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
-    VALUES (${row.id}, ${file.filename}, ${file.version}, ${row.id}, ${row.user_id}, ${clean(file.mime_type, "A media type")},
+    VALUES (${row.id}, ${file.filename}, ${file.version}, ${row.id}, ${row.user_id}, ${file.mime_type},
       ${data.length}, ${data}, ${file.tombstone}, ${file.restored_from}, ${created})`);
   await charge(tx, row, fileBytes(file.filename, file.mime_type, data.length));
 }
 
-/** A task under a new id (task ids are unique across chats), on its invocation; a repeated message id is dropped. Resolves with its bytes. */
-export async function insertTask(tx: Executor, row: SessionRow, record: ArchiveTask, messageIds: Set<string>) {
-  const messageId = record.message_id && !messageIds.has(record.message_id) ? clean(record.message_id, "A message id") : undefined;
-  if (messageId) messageIds.add(messageId);
+/** A task under a new id (task ids are unique across chats), on its invocation, with `messageId` (`archiveRules`). Resolves with its bytes. */
+export async function insertTask(tx: Executor, row: SessionRow, record: ArchiveTask, messageId: string | undefined) {
   const id = randomUUID();
   const task: Task = {
     ...(record.task as Omit<Task, "kind" | "id" | "contextId">),
@@ -101,16 +126,12 @@ export async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVer
   await charge(tx, row, bytes);
 }
 
-/** A name or pin on one of the chat's turns, as the API would store it (tx/labels.ts). Resolves with its bytes. */
-export async function insertLabel(tx: Executor, row: SessionRow, record: ArchiveLabel, labelled: Set<string>) {
-  const invocationId = clean(record.invocation_id, "An invocation id");
-  const label = record.label === null ? null : clean(record.label, "A version name");
-  if (labelled.has(invocationId)) throw new ValidationError(`Turn ${invocationId} is labelled twice`);
-  labelled.add(invocationId);
-  const node = await invocationNode(tx, logOf(row), invocationId);
-  if (!node || node.isMarker) throw new ValidationError(`A label names turn ${invocationId}, which the chat does not have`);
+/** A name or pin on one of the chat's turns (`archiveRules` passed), as the API would store it (tx/labels.ts). Resolves with its bytes. */
+export async function insertLabel(tx: Executor, row: SessionRow, record: ArchiveLabel) {
+  const node = await invocationNode(tx, logOf(row), record.invocation_id);
+  if (!node || node.isMarker) throw new ValidationError(`A label names turn ${record.invocation_id}, which the chat does not have`);
   await tx.run(sql`
     INSERT INTO version_labels (session_id, invocation_id, label, pinned, updated_at)
-    VALUES (${row.id}, ${invocationId}, ${label}, ${record.pinned}, ${Date.now()})`);
-  return labelBytes(invocationId, label);
+    VALUES (${row.id}, ${record.invocation_id}, ${record.label}, ${record.pinned}, ${Date.now()})`);
+  return labelBytes(record.invocation_id, record.label);
 }

@@ -88,10 +88,11 @@ function chatBook(tx: Executor, userId: string) {
     async load(rows: Candidate[]) {
       const unknown = [...new Set(rows.map((r) => r.session_id))].filter((id) => !chats.has(id));
       const [found, forks] = await tx.batch([
-        // Stores may be tombstones (their rows reach the user through forks): owned, not necessarily live.
+        // Stores may be tombstones (their rows reach the user through forks): owned, not necessarily live. A chat
+        // being imported is no store yet: no hit shows it.
         unknown.length
           ? all<Chat>(
-              sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE user_id = ${userId} AND id IN (${sql.join(
+              sql`SELECT ${CHAT_COLUMNS} FROM sessions WHERE user_id = ${userId} AND import_lease_until IS NULL AND id IN (${sql.join(
                 unknown.map((id) => sql`${id}`),
                 sql`, `,
               )})`,

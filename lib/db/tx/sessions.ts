@@ -15,8 +15,11 @@ import { inPiece, logOf, piecesIn } from "./log";
 import { applyScopedDelta, mergedState } from "./state";
 import { ensureUser, lockUser, touchUser } from "./users";
 
-/** The user's chats: a deleted chat that forks still read (a tombstone, lib/db/forks.ts) is nobody's to see. */
-export const liveOf = (userId: string) => sql`user_id = ${userId} AND deleted_at IS NULL`;
+/** The chats the user has or is importing, which the chat quota counts: a deleted chat that forks still read (a tombstone, lib/db/forks.ts) is not one. */
+export const chatsOf = (userId: string) => sql`user_id = ${userId} AND deleted_at IS NULL`;
+
+/** The user's chats, as every read shows them: a chat an upload is still writing (lib/db/import-chat.ts) is nobody's to see yet. */
+export const liveOf = (userId: string) => sql`${chatsOf(userId)} AND import_lease_until IS NULL`;
 
 /**
  * The session, if `userId` owns it — checked before anything else, so another user's session is a
@@ -83,7 +86,7 @@ type NewChat = { id?: string; agent?: string; name?: string; state?: State };
 /** The user's row, created and locked, then the user's chats counted: the chat quota (429) a new chat must pass. */
 export const roomForChat = (dialect: Dialect, userId: string) =>
   combined(
-    [ensureUser(userId), lockUser(dialect, userId), one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${liveOf(userId)}`)],
+    [ensureUser(userId), lockUser(dialect, userId), one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${chatsOf(userId)}`)],
     ([, , count]) => {
       const limit = config().limits.sessions;
       if (Number(count?.n) >= limit) throw new QuotaExceededError(`more than ${limit} chats`);

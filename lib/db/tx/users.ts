@@ -43,3 +43,10 @@ export async function touchUser(tx: Executor, userId: string, bytes = 0): Promis
   checkQuota(userId, touched, bytes);
   return touched.activity;
 }
+
+/** Refuses, before anything is copied, a write of `bytes` more than the user's quota leaves room for. */
+export async function assertRoom(tx: Executor, userId: string, bytes: number): Promise<void> {
+  const user = await tx.one<{ stored_bytes: number }>(sql`SELECT stored_bytes FROM users WHERE id = ${userId}`);
+  const limit = config().limits.storedBytes;
+  if (Number(user?.stored_bytes ?? 0) + bytes > limit) throw new QuotaExceededError(`more than ${limit} bytes stored`);
+}

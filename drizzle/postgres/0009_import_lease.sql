@@ -1,0 +1,2 @@
+ALTER TABLE "sessions" ADD COLUMN "import_lease_until" bigint;--> statement-breakpoint
+CREATE INDEX "sessions_import_lease" ON "sessions" USING btree ("import_lease_until") WHERE import_lease_until IS NOT NULL;
