@@ -25,11 +25,40 @@ export interface ModelAgentConfig {
   description: string;
   instruction: string;
   models: ModelConfig[];
+  /** Its MCP tool servers (docs/api.md, "Configuration"). */
+  mcp: McpServerConfig[];
 }
+
+/** Whether a tool's call runs at once (`always`), waits for the user's decision (`ask`) or is refused (`never`). */
+export type Approval = "always" | "ask" | "never";
+
+/** An MCP tool server of an agent: streamable HTTP, a stdio command, or the built-in todo list. */
+export interface McpServerConfig {
+  name: string;
+  transport:
+    | { kind: "http"; url: string; headers: Record<string, string> }
+    | { kind: "stdio"; command: string; args: string[]; env: Record<string, string> }
+    | { kind: "builtin" };
+  /** The approval of its tools, unless `tools` names one. */
+  approval: Approval;
+  tools: Record<string, Approval>;
+  /** How long connecting, listing tools or one call may take before it ends as a tool error. */
+  timeoutMs: number;
+}
+
+/** The built-in todo list (lib/agent/mcp/todo-server.ts): the demo agent's, and the `assistant`'s. Listing needs no approval. */
+export const BUILTIN_TODOS: McpServerConfig = {
+  name: "todos",
+  transport: { kind: "builtin" },
+  approval: "ask",
+  tools: { list_todos: "always" },
+  timeoutMs: 30_000,
+};
 
 const DEFAULT_INSTRUCTION =
   "You are a helpful assistant in Retrace, a chat app. You can keep session state with update_state/load_state " +
-  "and files with save_artifact/load_artifact. Use the tools when the user asks you to remember, recall, save or open something.";
+  "and files with save_artifact/load_artifact. Use the tools when the user asks you to remember, recall, save or open something, " +
+  "and the other tools you are given when the user asks for what they do.";
 
 const agentName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "agent names are lowercase letters, digits, - and _");
 const appState = z
@@ -40,6 +69,32 @@ const appState = z
   .superRefine((state, ctx) => {
     for (const key of Object.keys(state)) {
       if (!isAppKey(key)) ctx.addIssue({ code: "custom", path: [key], message: "app_state keys start with app:" });
+    }
+  });
+const approval = z.enum(["always", "ask", "never"], "approval is always, ask or never");
+const serverFields = {
+  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,29}$/, "MCP server names are lowercase letters, digits, - and _ (max 30)"),
+  approval: approval.default("ask"),
+  tools: z.record(z.string().min(1), z.strictObject({ approval })).default({}),
+  timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
+};
+/** An MCP server: exactly one of `url` (with `headers`), `command` (with `args`, `env`) or `builtin`. */
+const mcpServer = z
+  .strictObject({
+    ...serverFields,
+    url: z.url().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    builtin: z.literal("todos").optional(),
+  })
+  .superRefine((server, ctx) => {
+    const kinds = [server.url, server.command, server.builtin].filter((v) => v !== undefined).length;
+    if (kinds !== 1) ctx.addIssue({ code: "custom", message: "an MCP server has exactly one of url, command or builtin" });
+    if (server.headers && server.url === undefined) ctx.addIssue({ code: "custom", path: ["headers"], message: "headers go with url" });
+    if ((server.args || server.env) && server.command === undefined) {
+      ctx.addIssue({ code: "custom", path: [server.args ? "args" : "env"], message: "args and env go with command" });
     }
   });
 /** Dollars (or another currency) per million tokens: prompt tokens at the input price, the reply's at the output price. */
@@ -71,6 +126,10 @@ const modelAgentEntry = z
     api_key_env: z.string().optional(),
     price: price.optional(),
     models: z.array(modelEntry).min(1, "models lists at least one model").optional(),
+    mcp: z
+      .array(mcpServer)
+      .default([])
+      .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, "two MCP servers of an agent share a name"),
   })
   .superRefine((agent, ctx) => {
     if (Boolean(agent.model) === Boolean(agent.models)) ctx.addIssue({ code: "custom", message: "give either model or models" });
@@ -80,12 +139,13 @@ const modelAgentEntry = z
     for (const [i, m] of (agent.models ?? []).entries()) {
       if (names.has(m.name)) ctx.addIssue({ code: "custom", path: ["models", i, "name"], message: `two models are named ${m.name}` });
       names.add(m.name);
-      if (!m.base_url && !agent.base_url)
+      if (!m.base_url && !agent.base_url) {
         ctx.addIssue({
           code: "custom",
           path: ["models", i, "base_url"],
           message: `model ${m.name} needs a base_url (its own or the agent's)`,
         });
+      }
     }
     if (agent.model && !agent.base_url) ctx.addIssue({ code: "custom", path: ["base_url"], message: "base_url is required" });
   });
@@ -171,6 +231,37 @@ class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** `${NAME}` in a header or environment value, replaced by that variable; an unset one stops start-up. */
+function interpolate(values: Record<string, string>, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [
+      key,
+      value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+        const found = env[name];
+        if (!found) throw new ConfigError(`${where}.${key}: environment variable ${name} is not set`);
+        return found;
+      }),
+    ]),
+  );
+}
+
+function mcpConfig(server: z.infer<typeof mcpServer>, env: NodeJS.ProcessEnv, where: string): McpServerConfig {
+  const common = {
+    name: server.name,
+    approval: server.approval,
+    tools: Object.fromEntries(Object.entries(server.tools).map(([tool, t]) => [tool, t.approval])),
+    timeoutMs: server.timeout_ms,
+  };
+  if (server.url !== undefined) {
+    return { ...common, transport: { kind: "http", url: server.url, headers: interpolate(server.headers ?? {}, env, `${where}.headers`) } };
+  }
+  if (server.command !== undefined) {
+    const processEnv = interpolate(server.env ?? {}, env, `${where}.env`);
+    return { ...common, transport: { kind: "stdio", command: server.command, args: server.args ?? [], env: processEnv } };
+  }
+  return { ...common, transport: { kind: "builtin" } };
+}
+
 function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
   let raw: unknown;
   try {
@@ -185,7 +276,7 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
   const { agents, app_state } = parsed.data;
   const key = (name?: string) => (name ? env[name] : undefined);
   const agentsConfig = agents.map(
-    (a): ModelAgentConfig => ({
+    (a, i): ModelAgentConfig => ({
       name: a.name,
       description: a.description,
       instruction: a.instruction,
@@ -197,6 +288,7 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
         apiKey: key(m.api_key_env ?? a.api_key_env),
         ...(m.price ? { price: m.price } : {}),
       })),
+      mcp: a.mcp.map((server, j) => mcpConfig(server, env, `AGENTS_FILE ${file}: ${i}.mcp.${j}`)),
     }),
   );
   return { agents: agentsConfig, appState: app_state };
@@ -218,6 +310,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       description: `Chat model ${e.OPENAI_MODEL} at an OpenAI-compatible endpoint`,
       instruction: DEFAULT_INSTRUCTION,
       models: [{ name: e.OPENAI_MODEL, model: e.OPENAI_MODEL, baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY }],
+      mcp: [BUILTIN_TODOS],
     });
   }
   const file = e.AGENTS_FILE ? readAgentsFile(e.AGENTS_FILE, env) : { agents: [], appState: {} };

@@ -126,10 +126,11 @@ describe("demo agent: turns on the real store", () => {
       ["save file a.txt with content hi", "Saved **a.txt** (version 0).", "Saved, v1."],
       ["load file a.txt", "Here is **a.txt** (version 1):\n\nhi", "v1:\n\nhi"],
       ["load file b.txt", "I couldn't find **b.txt** — it does not exist (or a rewind removed it).", "Not found."],
+      ["list todos", "Your todos:\n\nThe todo list is empty.", "The todo list is empty."],
       [
         "hello",
         expect.stringMatching(/^Hi! I'm the demo agent/),
-        "Try: set color to red · what is color? · save file notes.txt with content hello · load file notes.txt · recap",
+        "Try: set color to red · what is color? · save file notes.txt with content hello · load file notes.txt · add todo buy milk · recap",
       ],
     ] as const;
     for (const [said, full, terse] of cases) {
@@ -233,6 +234,7 @@ describe("demo agent: turns on the real store", () => {
       name: "demo",
       description: "",
       models: [{ name: "demo" }],
+      mcp: [],
       async *run(ctx) {
         yield { type: "event", parts: [{ function_call: { id: "c1", name: "load_state", args: { key: "k" } } }] };
         calling();
@@ -276,6 +278,7 @@ describe("demo agent: turns on the real store", () => {
       name: "demo",
       description: "",
       models: [{ name: "demo" }],
+      mcp: [],
       async *run() {
         yield { type: "event", parts: [{ function_call: { id: "c1", name: "update_state", args: {} } }] };
         throw new Error("model endpoint unreachable");

@@ -62,6 +62,8 @@ export async function* streamMessage(opts: {
   lastInvocationId?: string | null;
   /** Which of the agent's models answers (`retrace_model`; its first when absent). */
   model?: string;
+  /** The user's decision on the calls task `taskId` waits for: kagent's decision data part (docs/api.md, "Tool approval"). */
+  decision?: { taskId: string; data: Record<string, unknown> };
   signal?: AbortSignal;
 }): AsyncGenerator<StreamEvent> {
   const metadata = {
@@ -75,8 +77,9 @@ export async function* streamMessage(opts: {
     message: {
       messageId: newId(),
       role: "ROLE_USER",
-      parts: opts.text ? [{ text: opts.text }] : [],
+      parts: [...(opts.decision ? [{ data: opts.decision.data }] : []), ...(opts.text ? [{ text: opts.text }] : [])],
       contextId: opts.contextId,
+      taskId: opts.decision?.taskId,
       metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
     },
   });
