@@ -5,7 +5,8 @@ import { allowDelta, confirmations, type Decision, decisionParts, type ToolConfi
 import { eventToMessage } from "@/lib/task/convert";
 import type { Task } from "@/lib/task/types";
 import { followTurn, INSTANCE } from "./live";
-import { eventsOf, modelOf, runLocal, type Turn } from "./runtime";
+import { eventsOf, modelOf } from "./models";
+import { runLocal, type Turn } from "./runtime";
 import type { Agent } from "./types";
 
 /**

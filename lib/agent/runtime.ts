@@ -4,16 +4,16 @@ import type { BusMessage } from "@/lib/db/bus";
 import { getDb } from "@/lib/db/client";
 import { beginTurn, currentState } from "@/lib/db/queries";
 import type { TurnWriter } from "@/lib/db/turn-writes";
-import { StaleTurnError, UnknownModelError } from "@/lib/errors";
+import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { PendingCall, ToolConfirmation } from "@/lib/session/tools";
-import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
-import { addUsage, costOf, type UsageMetadata, usageOf } from "@/lib/session/usage";
+import type { AdkEvent } from "@/lib/session/types";
 import { agentNote, eventToMessage, messageText } from "@/lib/task/convert";
 import type { Message, Task, TaskState } from "@/lib/task/types";
 import { callRunner } from "./calls";
 import { CONTEXT_EVENTS } from "./context";
 import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
+import { type EventOf, eventsOf, pickModel, usageMeter } from "./models";
 import { toolbox } from "./toolbox";
 import type { Agent, CallResponses, InvocationContext, ModelInfo } from "./types";
 
@@ -27,40 +27,6 @@ export interface Turn {
 }
 
 const now = () => new Date().toISOString();
-
-export type EventOf = (author: string, parts: Part[], extra?: Partial<AdkEvent>, actions?: EventActions) => AdkEvent;
-
-/** The events of one invocation, as the runtime writes them; a turn's own carry the model it runs on. */
-export const eventsOf =
-  (invocationId: string, model?: string): EventOf =>
-  (author, parts, extra = {}, actions = {}) => ({
-    id: randomUUID(),
-    invocation_id: invocationId,
-    author,
-    timestamp: Date.now() / 1000,
-    content: { role: author === "user" ? "user" : "model", parts },
-    actions: { state_delta: {}, artifact_delta: {}, ...actions },
-    ...(author === "user" ? {} : { partial: false }),
-    ...extra,
-    // Which of the agent's models the turn ran on (docs/semantics.md, "Models, tokens and cost").
-    ...(model ? { custom_metadata: { retrace_model: model, ...extra.custom_metadata } } : {}),
-  });
-
-/** The model a turn asks for by name (the agent's first when none): unknown is refused before anything is written. */
-function pickModel(agent: Agent, name: string | undefined): ModelInfo {
-  const model = name === undefined ? agent.models[0] : agent.models.find((m) => m.name === name);
-  if (!model)
-    throw new UnknownModelError(
-      agent.name,
-      name ?? "",
-      agent.models.map((m) => m.name),
-    );
-  return model;
-}
-
-/** The model a stored turn ran on (the agent's first when it names none, or one the agent no longer lists). */
-export const modelOf = (agent: Agent, task: Task): ModelInfo =>
-  agent.models.find((m) => m.name === task.metadata?.retrace_model) ?? agent.models[0];
 
 /** `read`, run on the first call only. */
 function once<T>(read: () => Promise<T>): () => Promise<T> {
@@ -144,13 +110,7 @@ export function runLocal(turn: {
   /** Counts stored text messages, so watchers elsewhere know when streamed text starts over. */
   let epoch = 0;
   let lost = false;
-  /** What this run's model calls reported: added to what the task said as it began (a resumed turn's), and charged. */
-  let usage: UsageMetadata | null = null;
-  const before = usageOf(task.metadata?.kagent_usage_metadata);
-  const counted = (reported?: UsageMetadata) => {
-    if (reported) usage = usage ? addUsage(usage, reported) : reported;
-    return reported ? { usage_metadata: reported } : {};
-  };
+  const usage = usageMeter(task, turn.model);
   const bus = getDb().then((db) => db.bus);
   const toBus = (update: TurnUpdate): BusMessage => {
     if (update.kind !== "partial") return { kind: "changed" };
@@ -198,14 +158,9 @@ export function runLocal(turn: {
   /** Ends the turn (or pauses it, `input-required`); its last events are stored in the same transaction (one write fewer per turn). */
   const finish = async (state: TaskState, message?: Message, last: AdkEvent[] = []) => {
     task.status = { state, timestamp: now(), ...(message ? { message } : {}) };
-    const used: UsageMetadata | null = usage;
-    if (used) {
-      const total = before ? addUsage(before, used) : used;
-      const { price } = turn.model;
-      task.metadata = { ...task.metadata, kagent_usage_metadata: total, ...(price ? { retrace_cost: costOf(total, price) } : {}) };
-    }
+    const tokens = usage.settle();
     if (lost) return task;
-    for (const stored of await writer.end(task, last, used?.total_token_count ?? 0)) record(eventToMessage(stored, sessionId, taskId));
+    for (const stored of await writer.end(task, last, tokens)) record(eventToMessage(stored, sessionId, taskId));
     return task;
   };
 
@@ -257,7 +212,7 @@ export function runLocal(turn: {
           publish({ kind: "partial", message: partialMessage(task, output.text) });
         } else if (output.type === "calls") {
           pending = "";
-          const ran = await calls.run(output.calls, counted(output.usage));
+          const ran = await calls.run(output.calls, usage.count(output.usage));
           if ("responses" in ran) answer = ran.responses;
           else {
             // The turn waits for the user's decision: stored, its session released, nothing kept in memory.
@@ -269,7 +224,7 @@ export function runLocal(turn: {
           // A text waits for what follows it (the end carries turn_complete), a call for its response; anything else is stored now.
           const text = output.parts.some((p) => p.text !== undefined);
           if (text) pending = "";
-          waiting.push(turn.event(agent.name, output.parts, counted(output.usage), output.actions));
+          waiting.push(turn.event(agent.name, output.parts, usage.count(output.usage), output.actions));
           if (!text && !output.parts.some((p) => p.function_call)) await store();
         }
       }
