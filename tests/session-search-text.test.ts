@@ -10,6 +10,8 @@ import {
   snippetSource,
   TEXT_PART,
   windowParts,
+  wordsOf,
+  wordsOfRun,
 } from "@/lib/session/search-text";
 
 /** The snippet as a search reads it: a text of one part whole, a longer one from the parts around its first match. */
@@ -52,6 +54,18 @@ const VOCABULARY = [
   "a",
   "to",
 ];
+
+describe("the tokenizer", () => {
+  it("finds the runs one regular expression over the whole text finds, walking ASCII ones unit by unit", () => {
+    const next = random(11);
+    const alphabet = ["a", "Z", "7", " ", "-", ".", "é", "e\u0301", "ß", "İ", "日", "か", "😀", "𝐀", "①", "ﬁ", "\u200b", "\n", "—", "Ж"];
+    for (let round = 0; round < 2000; round++) {
+      const text = Array.from({ length: Math.floor(next() * 40) }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+      const runs = [...text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)].flatMap((run) => wordsOfRun(run[0], run.index));
+      expect([text, wordsOf(text)]).toEqual([text, runs]);
+    }
+  });
+});
 
 describe("snippets from the index's parts and marks", () => {
   it("keep the text in parts of TEXT_PART code points, marks only when there are several", () => {

@@ -19,8 +19,8 @@ const PREFIX_LENGTHS = [3, 4, 5];
 const MIN_PREFIX = PREFIX_LENGTHS[0];
 const MAX_PREFIX = PREFIX_LENGTHS.at(-1) as number;
 
-const RUN = /[\p{L}\p{N}\p{M}]+/gu;
-const ASCII = /^[0-9A-Za-z]+$/;
+/** A run of letters, digits and marks, from where it is matched. */
+const RUN = /[\p{L}\p{N}\p{M}]+/uy;
 const NOT_WORD = /[^\p{L}\p{N}\p{M}]+/u;
 /** Han and kana are written without spaces: each character is a word of its own. */
 const IDEOGRAPHS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]+/gu;
@@ -32,30 +32,58 @@ const fold = (text: string) => text.toLowerCase().normalize("NFKD").replace(ACCE
 const cut = (word: string) => (word.length > MAX_WORD ? [...word].slice(0, MAX_WORD).join("") : word);
 
 /** A word of a text and where it came from there (a run of letters, digits and marks, or one ideograph). */
-interface Word {
+export interface Word {
   word: string;
   start: number;
   end: number;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
+const isAsciiWord = (unit: number) => (unit >= 48 && unit <= 57) || (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122);
+
 /** The words of `text`, in order, with their places in it. */
-function wordsOf(text: string, max = MAX_INDEXED_CHARS): Word[] {
+export function wordsOf(text: string, max = MAX_INDEXED_CHARS): Word[] {
   const words: Word[] = [];
-  for (const run of text.slice(0, max).matchAll(RUN)) {
-    let at = run.index;
-    // Most runs are ASCII letters and digits, which fold to themselves in lower case.
-    if (ASCII.test(run[0])) {
-      words.push({ word: cut(run[0].toLowerCase()), start: at, end: at + run[0].length });
+  const source = text.slice(0, max);
+  // Runs of ASCII letters and digits (most of them) are read unit by unit and fold to themselves in lower
+  // case; a run with any other character is matched by RUN and folded.
+  for (let at = 0; at < source.length; ) {
+    const unit = source.charCodeAt(at);
+    if (unit < 128 && !isAsciiWord(unit)) {
+      at += 1;
       continue;
     }
-    for (const [part] of run[0].matchAll(IDEOGRAPHS)) {
-      const end = at + part.length;
-      // Folding may turn a letter into a letter and a sign (⒈ → 1.): split there too.
-      for (const word of (IDEOGRAPH.test(part) ? part : fold(part)).split(NOT_WORD)) {
-        if (word) words.push({ word: cut(word), start: at, end });
-      }
+    let end = at;
+    while (end < source.length && isAsciiWord(source.charCodeAt(end))) end += 1;
+    if (end > at && (end === source.length || source.charCodeAt(end) < 128)) {
+      words.push({ word: cut(source.slice(at, end).toLowerCase()), start: at, end });
       at = end;
+      continue;
     }
+    RUN.lastIndex = at;
+    const run = RUN.exec(source);
+    if (!run) {
+      at += unit >= 0xd800 && unit <= 0xdbff ? 2 : 1;
+      continue;
+    }
+    words.push(...wordsOfRun(run[0], at));
+    at += run[0].length;
+  }
+  return words;
+}
+
+/** The words of a run of letters, digits and marks that starts at `at`. */
+export function wordsOfRun(run: string, at: number): Word[] {
+  const words: Word[] = [];
+  for (const [part] of run.matchAll(IDEOGRAPHS)) {
+    const end = at + part.length;
+    // Folding may turn a letter into a letter and a sign (⒈ → 1.): split there too.
+    for (const word of (IDEOGRAPH.test(part) ? part : fold(part)).split(NOT_WORD)) {
+      if (word) words.push({ word: cut(word), start: at, end });
+    }
+    at = end;
   }
   return words;
 }
@@ -76,9 +104,12 @@ const prefixEntry = (prefix: string) => `${prefix}_`;
 export function indexedWords(text: string): string | null {
   const entries = new Set<string>();
   for (const { word } of wordsOf(text)) {
+    if (entries.has(word)) continue; // and so are its prefixes
     entries.add(word);
-    const chars = [...word];
-    for (const n of PREFIX_LENGTHS) if (chars.length > n) entries.add(prefixEntry(chars.slice(0, n).join("")));
+    // By code points: a word of the BMP alone, most of them, by its units.
+    const points = SURROGATE.test(word) ? [...word] : null;
+    const length = points?.length ?? word.length;
+    for (const n of PREFIX_LENGTHS) if (length > n) entries.add(prefixEntry(points ? points.slice(0, n).join("") : word.slice(0, n)));
   }
   return entries.size ? [...entries].join(" ") : null;
 }
@@ -141,7 +172,7 @@ const plain = (markdown: string) =>
     .trim();
 
 /** A word's initials, under which its mark is kept: its first two characters (those of every word a query's prefix starts). */
-const initialsOf = (word: string) => [...word].slice(0, 2).join("");
+const initialsOf = (word: string) => (SURROGATE.test(word) ? [...word].slice(0, 2).join("") : word.slice(0, 2));
 /** A word's mark: `\n<word> <offset>`, the offset in code points, six digits wide (a word holds no space or newline). */
 const markOf = (word: string) => `\n${word} `;
 
@@ -152,7 +183,7 @@ const markOf = (word: string) => `\n${word} `;
  */
 export function snippetSource(markdown: string): { parts: string[]; marks: Map<string, string> } {
   // Never half a surrogate pair at the cut: the text is stored.
-  const cut = /[\uD800-\uDBFF]/.test(markdown[MAX_INDEXED_CHARS - 1] ?? "") ? MAX_INDEXED_CHARS - 1 : MAX_INDEXED_CHARS;
+  const cut = HIGH_SURROGATE.test(markdown[MAX_INDEXED_CHARS - 1] ?? "") ? MAX_INDEXED_CHARS - 1 : MAX_INDEXED_CHARS;
   const text = plain(markdown.slice(0, cut));
   const parts: string[] = [];
   const marks = new Map<string, string>();
@@ -242,7 +273,7 @@ export function snippetOf(
   if (window.after || start + SNIPPET < text.length) {
     const lastGap = text.slice(first.end, start + SNIPPET).search(/\s\S*$/);
     end = lastGap >= 0 ? first.end + lastGap : Math.min(text.length, Math.max(start + SNIPPET, first.end));
-    if (/[\uD800-\uDBFF]/.test(text[end - 1])) end += 1; // never half a surrogate pair
+    if (HIGH_SURROGATE.test(text[end - 1])) end += 1; // never half a surrogate pair
   }
   const head = start > 0 || window.before ? "…" : "";
   const shift = head.length - start;
