@@ -69,6 +69,19 @@ describe("what is indexed", () => {
     expect(await found(f.userId, "confi")).toEqual(["Test chat: confirmed", "Test chat: configuration"]);
     expect(await found(f.userId, "co")).toEqual([]); // under three letters: whole words only
   });
+
+  it("a long prefix is checked against the whole indexed text of a long message, not just its start", async () => {
+    const f = await fixture();
+    const filler = "lorem ipsum ".repeat(200); // 2,400 characters: the index keeps three parts and marks
+    await f.append(
+      event("a", { author: "user", text: `${filler}the configuration` }),
+      event("b", { author: "user", text: `${filler}confirmed` }),
+      event("c", { author: "user", text: "configured, and short" }),
+    );
+    expect(await found(f.userId, "configur")).toEqual(["Test chat: configured", "Test chat: configuration"]);
+    expect(await found(f.userId, "confirm")).toEqual(["Test chat: confirmed"]);
+    expect((await search(f.userId, "lorem configu")).items.map((h) => h.invocation_id)).toEqual(["a"]);
+  });
 });
 
 describe("same transaction", () => {

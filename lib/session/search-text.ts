@@ -32,7 +32,7 @@ const fold = (text: string) => text.toLowerCase().normalize("NFKD").replace(ACCE
 const cut = (word: string) => (word.length > MAX_WORD ? [...word].slice(0, MAX_WORD).join("") : word);
 
 /** A word of a text and where it came from there (a run of letters, digits and marks, or one ideograph). */
-export interface Word {
+interface Word {
   word: string;
   start: number;
   end: number;
@@ -145,6 +145,9 @@ export function queryEntries(query: SearchQuery): { all: string[]; anyOf: string
 
 const matchesWord = (query: SearchQuery) => (word: string) =>
   query.words.includes(word) || (query.prefix !== null && word.startsWith(query.prefix));
+
+/** Whether `text` holds a word that starts with `prefix`. */
+export const holdsWordStarting = (text: string, prefix: string) => wordsOf(text).some((w) => w.word.startsWith(prefix));
 
 /** Part of a message around its first match, with the ranges of `text` that matched (never HTML). */
 export interface Snippet {

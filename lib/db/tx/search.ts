@@ -15,7 +15,7 @@ import type { SearchHit } from "../types";
 import { linksOf } from "./layout";
 import { eventIdIn, type Log, logOf, type Piece } from "./log";
 import { ownerKey } from "./search-index";
-import { snippetsOf } from "./search-snippets";
+import { keyOf, snippetsOf, startingWith } from "./search-texts";
 import { liveOf } from "./sessions";
 
 interface Candidate {
@@ -44,27 +44,19 @@ const tsWord = (word: string) => `'${word.replaceAll("\\", "\\\\").replaceAll("'
 
 /** The user's messages holding the query's words, stored before position `before`, newest first. */
 function candidates(tx: Executor, keys: string[], query: SearchQuery, before: number, limit: number): Promise<Candidate[]> {
-  const { all, anyOf, startsWith } = queryEntries(query);
+  const { all, anyOf } = queryEntries(query);
   if (tx.dialect.name === "sqlite") {
     const or = (words: string[]) => `(${words.map(ftsWord).join(" OR ")})`;
-    const match = [
-      or(keys),
-      ...all.map(ftsWord),
-      ...(anyOf.length ? [or(anyOf)] : []),
-      ...(startsWith ? [`${ftsWord(startsWith)} *`] : []),
-    ];
+    const match = [or(keys), ...all.map(ftsWord), ...(anyOf.length ? [or(anyOf)] : [])].join(" AND ");
     // Only columns stored before `data`: SQLite reaches a later one through the whole value.
     return tx.all<Candidate>(sql`
       SELECT e.session_id, e.seq, search_fts.rowid AS pos, e.id, e.invocation_id, e.author, e.timestamp
       FROM search_fts JOIN events e ON e.search_pos = search_fts.rowid
-      WHERE search_fts MATCH ${match.join(" AND ")} AND search_fts.rowid < CAST(${before} AS INTEGER) ORDER BY search_fts.rowid DESC LIMIT ${limit}`);
+      WHERE search_fts MATCH ${match} AND search_fts.rowid < CAST(${before} AS INTEGER) ORDER BY search_fts.rowid DESC LIMIT ${limit}`);
   }
   // One branch per key, each planned for its own words: the planner reads a user's rows newest first when the
   // words are in most of them, and looks them up in the inverted index when they are rare (both indexes: schema).
-  const tsquery = (key: string) =>
-    [key, ...all].map(tsWord).join(" & ") +
-    (anyOf.length ? ` & (${anyOf.map(tsWord).join(" | ")})` : "") +
-    (startsWith ? ` & ${tsWord(startsWith)}:*` : "");
+  const tsquery = (key: string) => [key, ...all].map(tsWord).join(" & ") + (anyOf.length ? ` & (${anyOf.map(tsWord).join(" | ")})` : "");
   const branches = keys.map(
     (key) => sql`(SELECT session_id, seq, search_pos AS pos, id, invocation_id, author, timestamp FROM events
       WHERE search_owner = ${key} AND search_doc @@ CAST(${tsquery(key)} AS tsquery) AND search_pos < ${before}
@@ -133,6 +125,9 @@ export async function searchTx(
   input: { includeRewound?: boolean; limit: number; before?: string },
 ): Promise<Page<SearchHit>> {
   const limit = input.limit;
+  // A typed word longer than the index's prefix entries is checked against the texts it keeps, not looked up as a
+  // prefix: the index would gather every user's words that start so.
+  const { startsWith } = queryEntries(query);
   const [, merged] = await tx.batch([
     // Each branch of the query is planned for its own words (a generic plan would pick one path for all).
     tx.dialect.name === "postgres" ? run(sql`SET LOCAL plan_cache_mode = force_custom_plan`) : null,
@@ -150,8 +145,16 @@ export async function searchTx(
     const rows = await candidates(tx, keys, query, before, batch);
     more = rows.length === batch;
     await book.load(rows);
-    for (const row of rows) {
-      const found = hitsOf(book, row, input.includeRewound);
+    const shown = rows.map((row) => hitsOf(book, row, input.includeRewound));
+    const starting = startsWith
+      ? await startingWith(
+          tx,
+          startsWith,
+          rows.filter((_, i) => shown[i].length),
+        )
+      : null;
+    for (const [i, row] of rows.entries()) {
+      const found = !starting || starting.has(keyOf(row)) ? shown[i] : [];
       if (found.length && hits.length >= limit) {
         next = encodeCursor(before);
         break scan;
@@ -166,7 +169,7 @@ export async function searchTx(
   const snippets = await snippetsOf(tx, query, [...new Map(hits.map(({ row }) => [row.pos, row])).values()]);
   const none = { text: "", highlights: [] };
   return {
-    items: hits.map(({ row, hit }) => ({ ...hit, snippet: snippets.get(`${row.session_id} ${row.seq}`) ?? none })),
+    items: hits.map(({ row, hit }) => ({ ...hit, snippet: snippets.get(keyOf(row)) ?? none })),
     nextBefore: next,
   };
 }

@@ -1,11 +1,12 @@
 /**
- * The snippets of a page of search hits (docs/semantics.md, "Search"), read from what the index keeps of each
- * message (lib/db/tx/search-index.ts), never from its event: a short text whole, a long one as the part or two
- * around its first match, which its marks under the query's initials say.
+ * What a search reads of the texts the index keeps (lib/db/tx/search-index.ts), never an event: whether a message
+ * holds a word a long typed word starts, and the snippets of a page of hits — a short text whole, a long one as
+ * the part or two around its first match, which its marks under the query's initials say (docs/semantics.md, "Search").
  */
 import { type SQL, sql } from "drizzle-orm";
 import {
   firstMatch,
+  holdsWordStarting,
   queryInitials,
   type SearchQuery,
   type Snippet,
@@ -20,7 +21,8 @@ interface Message {
   seq: number;
 }
 
-const keyOf = (m: Message) => `${m.session_id} ${m.seq}`;
+/** A message's key in what these return. */
+export const keyOf = (m: Message) => `${m.session_id} ${m.seq}`;
 const messageIn = (messages: Message[]) =>
   sql`(session_id, seq) IN (${sql.join(
     messages.map((m) => sql`(CAST(${m.session_id} AS TEXT), CAST(${m.seq} AS INTEGER))`),
@@ -31,6 +33,24 @@ const list = (values: string[]) =>
     values.map((v) => sql`${v}`),
     sql`, `,
   );
+
+/**
+ * The messages, of those given, with a word that starts with `prefix` (longer than the index's prefix entries, whose
+ * first characters they hold): from the marks under its initials, or, when a text has none there, its first part.
+ * A word a part cuts at its end is the start of a whole one under the same initials, so only marks decide then.
+ */
+export async function startingWith(tx: Executor, prefix: string, messages: Message[]): Promise<Set<string>> {
+  if (messages.length === 0) return new Set();
+  const [heads, marks] = await tx.batch([
+    all<Message & { text: string }>(sql`SELECT session_id, seq, text FROM search_texts WHERE ${messageIn(messages)} AND part = 0`),
+    all<Message & { marks: string }>(
+      sql`SELECT session_id, seq, marks FROM search_marks WHERE ${messageIn(messages)} AND initials IN (${list(queryInitials({ words: [], prefix }))})`,
+    ),
+  ]);
+  const query = { words: [], prefix };
+  const marked = new Map(marks.map((m) => [keyOf(m), firstMatch([m.marks], query) !== null]));
+  return new Set(heads.filter((h) => marked.get(keyOf(h)) ?? holdsWordStarting(h.text, prefix)).map(keyOf));
+}
 
 /** The snippet of each message (an event with words) for `query`, by `keyOf`. */
 export async function snippetsOf(tx: Executor, query: SearchQuery, messages: Message[]): Promise<Map<string, Snippet>> {
