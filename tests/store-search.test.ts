@@ -245,6 +245,22 @@ describe("queries", () => {
   });
 });
 
+describe("bounded work", () => {
+  it("a page examines at most 1,000 messages: past them it ends with a cursor, and the next page goes on", async () => {
+    const f = await fixture();
+    await f.append(event("kept", { author: "user", text: "pear kept" }));
+    await f.append(...Array.from({ length: 1000 }, (_, i) => event("gone", { author: i % 2 ? "agent" : "user", text: `pear ${i}` })));
+    await f.append(...Array.from({ length: 50 }, (_, i) => event("gone", { text: `pear late ${i}` })));
+    await rewindSession(f.userId, f.sessionId, "gone");
+    const first = await search(f.userId, "pear");
+    expect(first.items).toEqual([]);
+    expect(first.nextBefore).not.toBeNull();
+    const second = await search(f.userId, "pear", { before: first.nextBefore ?? undefined });
+    expect(second.items.map((h) => h.snippet.text)).toEqual(["pear kept"]);
+    expect(second.nextBefore).toBeNull();
+  });
+});
+
 describe("big messages", () => {
   /** About 1 MB of prose, of many distinct words, with `quartz` and `quartzite` once, about 90,000 characters in. */
   const big = (i: number) => {

@@ -38,6 +38,7 @@ interface Chat {
 
 /** Messages examined per request at most (never their events: what a hit shows is in the index): a page may then hold fewer hits than asked, with a cursor to go on. */
 const MAX_SCANNED = 1000;
+const MAX_BATCH = 200;
 
 const ftsWord = (word: string) => `"${word.replaceAll('"', '""')}"`;
 const tsWord = (word: string) => `'${word.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
@@ -140,8 +141,10 @@ export async function searchTx(
   let scanned = 0;
   let more = true;
   let next: string | null = null;
+  // Twice the page, then twice as many again each time they held too few hits (rewound ones, say), up to 200,
+  // never past MAX_SCANNED.
+  let batch = Math.min(MAX_BATCH, Math.max(20, 2 * limit));
   scan: while (more && scanned < MAX_SCANNED) {
-    const batch = Math.min(200, Math.max(20, 2 * limit));
     const rows = await candidates(tx, keys, query, before, batch);
     more = rows.length === batch;
     await book.load(rows);
@@ -164,6 +167,7 @@ export async function searchTx(
       scanned += 1;
     }
     if (hits.length >= limit) break;
+    batch = Math.min(MAX_BATCH, 2 * batch, MAX_SCANNED - scanned);
   }
   if (next === null && more) next = encodeCursor(before);
   const snippets = await snippetsOf(tx, query, [...new Map(hits.map(({ row }) => [row.pos, row])).values()]);
