@@ -12,7 +12,6 @@ import { type SQL, sql } from "drizzle-orm";
 import { indexedWords, searchableText, snippetSource } from "@/lib/session/search-text";
 import type { AdkEvent } from "@/lib/session/types";
 import { type Executor, inBatches } from "../database";
-import { ROW_BYTES } from "./bytes";
 
 /** A user's key in the index: a word no text can hold (words never contain `_`). */
 export const ownerKey = (userId: string) => `_${createHash("sha256").update(userId).digest("hex").slice(0, 24)}`;
@@ -31,12 +30,12 @@ export function indexEntry(userId: string, event: Pick<AdkEvent, "content" | "pa
 
 const len = (text: string) => Buffer.byteLength(text);
 
-/** An entry's bytes, charged to the user's quota with its event (its rows of texts and marks as rows). */
+/** An entry's bytes, charged to the user's quota with its event (whose ROW_BYTES cover its index rows' keys). */
 export const entryBytes = (entry: IndexEntry | null) =>
   entry
     ? len(entry.words) +
-      entry.parts.reduce((n, part) => n + ROW_BYTES + len(part), 0) +
-      [...entry.marks].reduce((n, [initials, marks]) => n + ROW_BYTES + len(initials) + len(marks), 0)
+      entry.parts.reduce((n, part) => n + len(part), 0) +
+      [...entry.marks].reduce((n, [initials, marks]) => n + len(initials) + len(marks), 0)
     : 0;
 
 /** The events columns an insert fills for the index. */
