@@ -91,7 +91,8 @@ describe("the daily token budget (RETRACE_MAX_TOKENS_PER_DAY)", () => {
     } finally {
       db.cleanup();
     }
-  });
+    // Two app instances start: slow on a busy machine.
+  }, 60_000);
 
   it("a guest's tokens today go with it into the account it signs in to", async () => {
     const guest = await fixture();

@@ -11,9 +11,7 @@ export const users = sqliteTable("users", {
   activity: integer("activity").notNull().default(0),
   /** Event and file bytes the user stores, for the per-user quota. */
   storedBytes: integer("stored_bytes").notNull().default(0),
-  /** The UTC day (days since the epoch) `tokens_used` counts, for the daily token budget. */
-  tokensDay: integer("tokens_day").notNull().default(0),
-  /** Tokens the user's turns that ended on that day used (lib/db/tx/tokens.ts). */
+  tokensDay: integer("tokens_day").notNull().default(0), // the UTC day tokens_used counts (lib/db/tx/tokens.ts)
   tokensUsed: integer("tokens_used").notNull().default(0),
 });
 
