@@ -5,6 +5,7 @@ import { expect, test } from "./support/fixtures";
 const modelButton = (page: Page) => page.getByRole("button", { name: /^Model: / });
 const pager = (page: Page) => page.getByTestId("version-pager");
 const lastFacts = (page: Page) => page.getByTestId("agent-message").last().getByTestId("reply-facts");
+const SCREENS = "test-results/screens";
 
 /** Picks `model` in the composer's Model menu. */
 async function pickModel(page: Page, model: string) {
@@ -19,6 +20,7 @@ async function regenerateWith(page: Page, model: string) {
   await reply.hover();
   await reply.getByRole("button", { name: /^Message actions for the reply/ }).click();
   await page.getByRole("menuitem", { name: "Regenerate with…" }).click();
+  await page.screenshot({ path: `${SCREENS}/models-regenerate-with.png` });
   await page.getByRole("menuitem", { name: model, exact: true }).click();
 }
 
@@ -41,6 +43,9 @@ test.describe("models, versions side by side, tokens", () => {
     // The demo counts a word as a token: 4 in the message, 6 in "Done — **color** is now `red`.".
     await expect(lastFacts(page)).toHaveText("Written by demo · 10 tokens");
 
+    await modelButton(page).click();
+    await page.screenshot({ path: `${SCREENS}/models-menu.png` });
+    await page.keyboard.press("Escape");
     await pickModel(page, "demo-terse");
     await chat.sendMessage("what is color?");
     await expect(chat.agentMessages().last()).toContainText("red");
@@ -70,6 +75,7 @@ test.describe("models, versions side by side, tokens", () => {
     await expect(left.locator("del")).toHaveCount(0);
     await expect(right.locator("ins").first()).toHaveText("**color** is ");
     await expect(left.getByRole("combobox", { name: "Left version" })).toHaveValue(/^e-/);
+    await page.screenshot({ path: `${SCREENS}/models-compare.png` });
 
     await left.getByRole("button", { name: "Keep this version" }).click();
     await expect(dialog).toHaveCount(0);
@@ -102,6 +108,9 @@ test.describe("models, versions side by side, tokens", () => {
     await page.getByRole("button", { name: "Map" }).click();
     await page.getByRole("dialog", { name: "Map" }).getByRole("button", { name: "Compare versions" }).click();
     await expect(dialog.getByTestId("compare-side")).toHaveCount(2);
+    // On a phone the two versions are stacked.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SCREENS}/models-compare-phone.png` });
   });
 
   test("a model of the fake endpoint: the one picked is called; each reply's tokens and the chat's totals are what it reported, priced", async ({
@@ -129,9 +138,11 @@ test.describe("models, versions side by side, tokens", () => {
     const fullCost = ((full.usage?.prompt_tokens ?? 0) * 150 + (full.usage?.completion_tokens ?? 0) * 600) / 1e6;
     await expect(lastFacts(page)).toHaveText(`Written by fake-model · ${full.usage?.total_tokens} tokens · ${usd(fullCost)}`);
 
+    await page.screenshot({ path: `${SCREENS}/models-usage-reply.png` });
     await page.getByRole("button", { name: "History" }).click();
     await expect(page.getByTestId("chat-usage")).toHaveText(
       `This chat: ${full.usage?.total_tokens} tokens (${usd(fullCost)}) · rewound branches: ${mini.usage?.total_tokens} tokens (${usd(miniCost)})`,
     );
+    await page.screenshot({ path: `${SCREENS}/models-usage-history.png` });
   });
 });
