@@ -71,28 +71,37 @@ describe("the daily token budget (RETRACE_MAX_TOKENS_PER_DAY)", () => {
     await expect(turn(userId, chats[2])).rejects.toMatchObject({ code: "quota_exceeded" });
   });
 
-  it("holds across app instances: a turn another instance ran counts here, in the same row", async () => {
+  it("holds across app instances: one turn at a time, one turn goes over and then every instance refuses; at once, one per turn running", async () => {
     const db = await sharedDatabase();
     try {
       process.env.RETRACE_MAX_TOKENS_PER_DAY = "1";
+      process.env.DEMO_WORD_DELAY_MS = "10";
       const env = { ...db.env, RETRACE_MAX_TOKENS_PER_DAY: "1", DEMO_WORD_DELAY_MS: "10" };
+      const here = (await createSession(db.userId, { name: "here" })).id;
+      // The other instance's turn began under the budget and ended over it: the one turn over.
+      const first = startProcess("turn-runner.ts", env, [db.userId, db.sessionId]);
+      expect(await first.waitFor("ended ")).toBe("ended completed");
+      const over = (await counter(db.userId)).used;
+      expect(over).toBeGreaterThan(1);
+      // This instance reads the same row: refused, and so is the other instance, and nothing more is counted.
+      await expect(turn(db.userId, here)).rejects.toMatchObject({ code: "quota_exceeded" });
+      const refused = startProcess("turn-runner.ts", env, [db.userId, db.sessionId]);
+      expect((await refused.exited).stderr).toMatch(/quota_exceeded|Quota exceeded/);
+      expect((await counter(db.userId)).used).toBe(over);
+
+      // A new day; turns running at once on both instances each began under the budget: each may end over it.
+      await (await getDb()).run(sql`UPDATE users SET tokens_day = ${tokenDay() - 1} WHERE id = ${db.userId}`);
       const other = startProcess("turn-runner.ts", env, [db.userId, db.sessionId]);
       await other.waitFor("started ");
-      // Both began under the budget, the other instance's turn still running.
-      process.env.DEMO_WORD_DELAY_MS = "10";
-      const here = (await createSession(db.userId, { name: "here" })).id;
       const mine = await (await turn(db.userId, here)).done;
       expect(await other.waitFor("ended ")).toBe("ended completed");
-      const used = (await counter(db.userId)).used;
-      expect(used).toBeGreaterThan(tokensOf(mine));
+      expect((await counter(db.userId)).used).toBe(tokensOf(mine) + over);
       await expect(turn(db.userId, here)).rejects.toMatchObject({ code: "quota_exceeded" });
-      const again = startProcess("turn-runner.ts", env, [db.userId, db.sessionId]);
-      expect((await again.exited).stderr).toMatch(/quota_exceeded|Quota exceeded/);
     } finally {
       db.cleanup();
     }
-    // Two app instances start: slow on a busy machine.
-  }, 60_000);
+    // Four app processes start: slow on a busy machine.
+  }, 90_000);
 
   it("a guest's tokens today go with it into the account it signs in to", async () => {
     const guest = await fixture();
