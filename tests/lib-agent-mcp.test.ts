@@ -40,8 +40,12 @@ describe("MCP tool servers", () => {
     expect(agent.answered).toEqual([[{ result: "recorded one" }]]);
     const [call, response] = await toolEvents(f);
     expect(call.content?.parts?.[0].function_call).toMatchObject({ name: "world__record", args: { note: "one" } });
-    expect(call.custom_metadata).toEqual({ retrace_tool: { server: "world", tool: "record", external: true } });
-    expect(response.custom_metadata).toEqual({ retrace_tool: { server: "world", tool: "record", external: true, executed: true } });
+    // Each event of the turn names its model too (docs/semantics.md, "Models, tokens and cost").
+    expect(call.custom_metadata).toEqual({ retrace_model: "demo", retrace_tool: { server: "world", tool: "record", external: true } });
+    expect(response.custom_metadata).toEqual({
+      retrace_model: "demo",
+      retrace_tool: { server: "world", tool: "record", external: true, executed: true },
+    });
     const stored = await getTask(f.userId, task.id);
     expect(stored.metadata?.retrace_external_calls).toBe(1);
     const message = stored.history?.find((m) => m.parts[0]?.metadata?.kagent_type === "function_response");
@@ -78,8 +82,9 @@ describe("MCP tool servers", () => {
     expect(image).toEqual({ result: "[image image/png, about 300 bytes]" });
     expect(missing).toEqual({ error: "Unknown tool: w2__missing" });
     const events = await toolEvents(f);
-    expect(events[0].custom_metadata).toEqual({ retrace_tool: { server: "w2", tool: "peek", external: false } });
+    expect(events[0].custom_metadata).toEqual({ retrace_model: "demo", retrace_tool: { server: "w2", tool: "peek", external: false } });
     expect(events.find((e) => e.content?.parts?.[0].function_response?.name === "w2__record")?.custom_metadata).toEqual({
+      retrace_model: "demo",
       retrace_tool: { server: "w2", tool: "record", external: true, executed: false },
     });
     // fail and image are not read-only: they reached the world (an error answered too).
