@@ -51,6 +51,9 @@ describe("configuration", () => {
       OPENAI_BASE_URL: "http://127.0.0.1:1/v1",
       OPENAI_API_KEY: "k",
     } as unknown as NodeJS.ProcessEnv).modelAgents;
-    expect(assistant).toMatchObject({ name: "assistant", model: "gpt-4o-mini", apiKey: "k", baseURL: "http://127.0.0.1:1/v1" });
+    expect(assistant).toMatchObject({
+      name: "assistant",
+      models: [{ name: "gpt-4o-mini", model: "gpt-4o-mini", apiKey: "k", baseURL: "http://127.0.0.1:1/v1" }],
+    });
   });
 });
