@@ -10,6 +10,7 @@ import { stopLocalTurns } from "@/lib/agent/live";
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { reapAbandonedImports, reapAbandonedTurns } from "@/lib/db/queries";
+import { startTelemetry, stopTelemetry } from "@/lib/telemetry/sdk";
 
 const REAP_EVERY_MS = 5_000;
 
@@ -30,7 +31,8 @@ function shutDownGracefully() {
   let stopping: Promise<void> | null = null;
   const exit = process.exit.bind(process);
   const stop = () => {
-    stopping ??= stopLocalTurns();
+    // The last turns' spans are exported once they end.
+    stopping ??= stopLocalTurns().finally(stopTelemetry);
     process.exit = ((code?: number) => {
       void stopping?.finally(() => exit(code));
     }) as typeof process.exit;
@@ -40,6 +42,7 @@ function shutDownGracefully() {
 }
 
 export async function startServer() {
+  await startTelemetry();
   watchPeers();
   const stop = (why: string) => {
     console.error(`Retrace cannot start: ${why}`);
