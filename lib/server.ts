@@ -1,6 +1,7 @@
 import "server-only";
 /**
- * What an app instance does once, at start-up (instrumentation.ts): stamp each request with its connection's
+ * What an app instance does once, at start-up (instrumentation.ts): start OpenTelemetry when configured
+ * (lib/telemetry/sdk.ts), stamp each request with its connection's
  * address (lib/accounts/client-address.ts), check the configuration, open the store (migrations, backfills,
  * the operator's app state), sweep up turns and imports of crashed instances (and keep doing so), and, on
  * SIGTERM/SIGINT, interrupt its own running turns before the process exits.
