@@ -129,10 +129,11 @@ async function startTarget(name: string, postgres: TestPostgres | null): Promise
     DATABASE_POOL_SIZE: "20",
     RETRACE_MAX_CONCURRENT_TURNS: "10",
     ...(postgres ? { DATABASE_URL: postgres.url } : { DATABASE_PATH: path.join(DATA, `overhead-${Date.now()}.db`) }),
-    ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
   };
   const servers: Server[] = [];
-  for (let i = 0; i < (postgres ? 2 : 1); i++) servers.push(await startServer(PORT + i, env));
+  // Node refuses --cpu-prof in NODE_OPTIONS: it goes on the instance's command line.
+  const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  for (let i = 0; i < (postgres ? 2 : 1); i++) servers.push(await startServer(PORT + i, env, nodeArgs));
   return {
     name,
     bases: servers.map((s) => s.base),
