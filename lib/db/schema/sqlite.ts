@@ -135,6 +135,9 @@ export const invocations = sqliteTable(
     // Partial: most invocations (markers, forks' copies) have neither, and a fork copies them all.
     uniqueIndex("invocations_task").on(t.taskId).where(sql`task_id IS NOT NULL`),
     uniqueIndex("invocations_session_message").on(t.sessionId, t.messageId).where(sql`message_id IS NOT NULL`),
+    // The few turns waiting for the user's decision, which a fork copies instead of sharing (lib/db/tx/fork.ts). The
+    // predicate is `waitingTask` (lib/db/tx/tasks.ts), word for word: a query must say it so to use the index.
+    index("invocations_waiting").on(t.sessionId, t.firstSeq).where(sql`json_extract(task, '$.status.state') = 'input-required'`),
   ],
 );
 
