@@ -17,7 +17,12 @@ export interface ModelAgentConfig {
   baseURL: string;
   model: string;
   apiKey?: string;
+  /** How PDFs reach the model: as file parts (the endpoint reads PDFs; the default) or as their extracted text. */
+  pdfInput?: PdfInput;
 }
+
+const PDF_INPUT = z.enum(["file", "text"], "must be file or text");
+type PdfInput = z.infer<typeof PDF_INPUT>;
 
 const DEFAULT_INSTRUCTION =
   "You are a helpful assistant in Retrace, a chat app. You can keep session state with update_state/load_state " +
@@ -41,6 +46,7 @@ const modelAgentEntry = z.strictObject({
   base_url: z.url(),
   model: z.string().min(1),
   api_key_env: z.string().optional(),
+  pdf_input: PDF_INPUT.default("file"),
 });
 /** AGENTS_FILE: a list of model agents, or `{agents, app_state}` with app-wide state per agent. */
 const agentsList = z.array(modelAgentEntry);
@@ -70,11 +76,16 @@ const envSchema = z.object({
   RETRACE_MAX_CONCURRENT_TURNS: count(3),
   RETRACE_MAX_SESSIONS: count(10_000),
   RETRACE_MAX_STORED_BYTES: count(1024 ** 3),
+  RETRACE_MAX_UPLOAD_BYTES: count(100 * 1024 ** 2),
+  RETRACE_MAX_ATTACHMENTS: count(10),
+  /** How long an upload may wait to be attached to a message. */
+  RETRACE_UPLOAD_TTL_HOURS: count(24),
   /** How long a running turn holds its chat past its last renewal: how fast a crashed instance's chats free themselves. */
   RETRACE_TURN_LEASE_MS: z.coerce.number().int().min(1000).max(30_000).default(20_000),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
   OPENAI_API_KEY: z.string().optional(),
+  OPENAI_PDF_INPUT: PDF_INPUT.default("file"),
   AGENTS_FILE: z.string().min(1).optional(),
   RETRACE_SIGNUP: z.enum(["open", "invite", "closed"], "RETRACE_SIGNUP must be open, invite or closed").default("open"),
   RETRACE_OIDC_ISSUER: z.url("RETRACE_OIDC_ISSUER must be the IdP's issuer URL").optional(),
@@ -101,7 +112,16 @@ export interface Config {
   database: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; poolSize: number };
   authSecret?: string;
   adminToken?: string;
-  limits: { concurrentTurns: number; sessions: number; storedBytes: number };
+  limits: {
+    concurrentTurns: number;
+    sessions: number;
+    storedBytes: number;
+    /** The largest upload (an attachment) and the most attachments one message may carry. */
+    uploadBytes: number;
+    attachments: number;
+    /** How long an upload not yet sent with a message is kept. */
+    uploadTtlMs: number;
+  };
   turnLeaseMs: number;
   modelAgents: ModelAgentConfig[];
   /** `app:` state per agent, applied at start-up. */
@@ -141,6 +161,7 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
     baseURL: a.base_url,
     model: a.model,
     apiKey: a.api_key_env ? env[a.api_key_env] : undefined,
+    pdfInput: a.pdf_input,
   }));
   return { agents: agentsConfig, appState: app_state };
 }
@@ -163,6 +184,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       baseURL: e.OPENAI_BASE_URL,
       model: e.OPENAI_MODEL,
       apiKey: e.OPENAI_API_KEY,
+      pdfInput: e.OPENAI_PDF_INPUT,
     });
   }
   const file = e.AGENTS_FILE ? readAgentsFile(e.AGENTS_FILE, env) : { agents: [], appState: {} };
@@ -185,6 +207,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       concurrentTurns: e.RETRACE_MAX_CONCURRENT_TURNS,
       sessions: e.RETRACE_MAX_SESSIONS,
       storedBytes: e.RETRACE_MAX_STORED_BYTES,
+      uploadBytes: e.RETRACE_MAX_UPLOAD_BYTES,
+      attachments: e.RETRACE_MAX_ATTACHMENTS,
+      uploadTtlMs: e.RETRACE_UPLOAD_TTL_HOURS * 3_600_000,
     },
     turnLeaseMs: e.RETRACE_TURN_LEASE_MS,
     modelAgents,

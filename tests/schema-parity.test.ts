@@ -8,8 +8,14 @@ import { getTableConfig as pgConfig } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig } from "drizzle-orm/sqlite-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SessionRow } from "@/lib/db/rows";
-import * as postgres from "@/lib/db/schema/postgres";
-import * as sqlite from "@/lib/db/schema/sqlite";
+import * as postgresBlobs from "@/lib/db/schema/blobs-postgres";
+import * as sqliteBlobs from "@/lib/db/schema/blobs-sqlite";
+import * as postgresStore from "@/lib/db/schema/postgres";
+import * as sqliteStore from "@/lib/db/schema/sqlite";
+
+/** The store's tables and its attachments' (which import `users` from it, so it cannot re-export them). */
+const sqlite = { ...sqliteStore, ...sqliteBlobs };
+const postgres = { ...postgresStore, ...postgresBlobs };
 
 /** What only one dialect has: SQLite's FTS5 table (a hand-written migration) is keyed by `search_pos`; PostgreSQL indexes its rows in place. */
 const ONLY_SQLITE = ["events.index.events_search_pos"];

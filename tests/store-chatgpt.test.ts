@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { importUpload } from "@/lib/db/import-upload";
-import { createUser, listArtifacts, listTasks, listVersions, loadArtifact, switchSession } from "@/lib/db/queries";
+import { artifactBytes, createUser, listArtifacts, listEvents, listTasks, listVersions, switchSession } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
+import { attachmentsOf } from "@/lib/session/attachments";
 import { branchy, conversation, zip } from "./support/chatgpt";
 
 const OPTIONS = { agent: "demo", agents: ["demo"] };
@@ -67,7 +68,10 @@ describe("importing a ChatGPT export", () => {
     expect(await listArtifacts(userId, chats[0].id)).toEqual([]);
     await switchSession(userId, chats[0].id, siblings.invocation_ids[1]);
     expect((await listArtifacts(userId, chats[0].id)).map((a) => [a.filename, a.mime_type])).toEqual([["sum.png", "image/png"]]);
-    expect((await loadArtifact(userId, chats[0].id, "sum.png")).data).toEqual(png);
+    expect(await artifactBytes(userId, chats[0].id, "sum.png", 0, png.length)).toEqual(png);
+    // It is an attachment of the message that attached it in ChatGPT.
+    const effective = (await listEvents(userId, chats[0].id, "effective")).items;
+    expect(effective.flatMap(attachmentsOf).map((a) => [a.filename, a.version, a.size])).toEqual([["sum.png", 0, png.length]]);
     expect(await checkInvariants(await getDb())).toEqual([]);
   });
 

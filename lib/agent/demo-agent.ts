@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { type Attachment, attachmentsOf } from "@/lib/session/attachments";
 import { DEMO_AGENT, eventText } from "@/lib/session/names";
 import type { Json } from "@/lib/session/types";
+import { describeAttachment } from "./attachments";
 import { userTexts } from "./context";
 import { executeTool, type ToolName } from "./tools";
 import type { Agent, AgentOutput, InvocationContext } from "./types";
@@ -66,6 +68,9 @@ export function parseIntent(text: string): Intent {
       tool: "load_artifact",
       args: { filename },
       reply: (r) => {
+        if (typeof r.mime_type === "string" && typeof r.content !== "string") {
+          return `**${filename}** (version ${r.version}) is ${r.mime_type}: I can't show it as text.`;
+        }
         if (typeof r.content !== "string") return `I couldn't find **${filename}** — it does not exist (or a rewind removed it).`;
         if (r.content.length <= MAX_ECHO && !r.truncated) return `Here is **${filename}** (version ${r.version}):\n\n${r.content}`;
         const total = typeof r.total_characters === "number" ? r.total_characters : r.content.length;
@@ -148,17 +153,31 @@ async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<Ag
   if (!signal.aborted) yield { type: "event", parts: [{ text }] };
 }
 
+/** What the demo agent says of the files a message attached: each one's name, kind, pages or lines, and size. */
+async function received(ctx: InvocationContext, files: Attachment[]): Promise<string> {
+  const named: string[] = [];
+  for (const file of files) named.push(await describeAttachment(ctx, file));
+  const list = named.length === 1 ? named[0] : `${named.length} files: ${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  const them = files.length === 1 ? "It is a file" : "They are files";
+  return `I received ${list}. ${them} of this chat now: \`load file ${files[0].filename}\` reads ${files.length === 1 ? "it" : "one"} back, and rewinding before this message takes ${files.length === 1 ? "it" : "them"} away.`;
+}
+
+/** An answer, after what the agent says of the message's files (if it attached any). */
+const after = (prefix: string, text: string) => (prefix ? `${prefix}\n\n${text}` : text);
+
 export const demoAgent: Agent = {
   name: DEMO_AGENT,
-  description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation.",
+  description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation, acknowledges attachments.",
   async *run(ctx) {
+    const files = attachmentsOf(ctx.userEvent);
     const intent = parseIntent(eventText(ctx.userEvent));
-    if ("help" in intent) return yield* streamText(HELP, ctx.signal);
-    if ("recap" in intent) return yield* streamText(await recap(ctx), ctx.signal);
+    const receipt = files.length ? await received(ctx, files) : "";
+    if ("help" in intent) return yield* streamText(receipt || HELP, ctx.signal);
+    if ("recap" in intent) return yield* streamText(after(receipt, await recap(ctx)), ctx.signal);
     const id = `adk-${randomUUID()}`;
     yield { type: "event", parts: [{ function_call: { id, name: intent.tool, args: intent.args } }] };
     const result = await executeTool(ctx, intent.tool, intent.args);
     yield { type: "event", parts: [{ function_response: { id, name: intent.tool, response: result.response } }], actions: result.actions };
-    yield* streamText(intent.reply(result.response), ctx.signal);
+    yield* streamText(after(receipt, intent.reply(result.response)), ctx.signal);
   },
 };

@@ -4,6 +4,7 @@ import { APICallError, jsonSchema, streamText, type ToolSet, tool } from "ai";
 import { z } from "zod";
 import type { ModelAgentConfig } from "@/lib/config";
 import type { AdkEvent, Part } from "@/lib/session/types";
+import { modelFiles } from "./attachments";
 import { toModelMessages } from "./model-messages";
 import { executeTool, toolDescriptions, toolInputs } from "./tools";
 import type { Agent, AgentOutput } from "./types";
@@ -44,11 +45,12 @@ export function modelAgent(config: ModelAgentConfig): Agent {
         content: { role: "model", parts },
       });
       const history = await ctx.history();
+      const files = await modelFiles(ctx, history, config.pdfInput ?? "file");
       for (let step = 0; step < MAX_STEPS; step++) {
         const result = streamText({
           model: provider.chatModel(config.model),
           system: config.instruction,
-          messages: toModelMessages([...history, ...turn]),
+          messages: toModelMessages([...history, ...turn], files),
           tools,
           maxRetries: 0,
           abortSignal: ctx.signal,

@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { beginTurn, currentState } from "@/lib/db/queries";
 import type { TurnWriter } from "@/lib/db/turn-writes";
 import { StaleTurnError } from "@/lib/errors";
+import type { AttachmentSource } from "@/lib/session/attachments";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
 import { agentNote, eventToMessage, messageText } from "@/lib/task/convert";
@@ -51,6 +52,8 @@ export async function startTurn(opts: {
   rewindBefore?: { invocationId: string; reason: RewindReason };
   /** The turn the sender shows last, checked before anything is written (lib/db/tx/last-turn.ts). */
   lastInvocationId?: string | null;
+  /** What the message attaches (docs/semantics.md, "Attachments"). */
+  attachments?: AttachmentSource[];
 }): Promise<Turn> {
   const { userId, agent } = opts;
   const sessionId = opts.sessionId ?? randomUUID();
@@ -67,7 +70,7 @@ export async function startTurn(opts: {
     ...extra,
   });
   // The sender's A2A messageId is the id of the message it sent, as stored: a client finds what it sent.
-  const userEvent = event("user", [{ text: opts.text }], opts.messageId ? { id: opts.messageId } : {});
+  const userEvent = event("user", opts.text ? [{ text: opts.text }] : [], opts.messageId ? { id: opts.messageId } : {});
   const task: Task = {
     kind: "task",
     id: taskId,
@@ -86,8 +89,11 @@ export async function startTurn(opts: {
     messageId: opts.messageId,
     rewindBefore: opts.rewindBefore,
     lastInvocationId: opts.lastInvocationId,
+    attachments: opts.attachments,
   });
   if ("existing" in begun) return followTurn(userId, begun.existing);
+  // The message as stored, with the files it attached.
+  task.history = [eventToMessage(begun.event, sessionId, taskId)];
   return runLocal({ userId, sessionId, agent, task, invocationId, event, writer: begun });
 }
 

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { AppError, SessionBusyError } from "@/lib/errors";
 import { getDb } from "./client";
 import type { Executor } from "./database";
+import { mergeBlobs } from "./tx/blobs";
 import { ROW_BYTES } from "./tx/bytes";
 import { ownerKey } from "./tx/search-index";
 import { ensureUser, lockUser } from "./tx/users";
@@ -83,6 +84,7 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const { dropped, ...state } = await mergeUserState(tx, guestId, accountId);
     const fileVersions = await mergeUserFiles(tx, guestId, accountId);
     await tx.run(sql`UPDATE artifacts SET user_id = ${accountId} WHERE user_id = ${guestId}`);
+    await mergeBlobs(tx, guestId, accountId);
     const bytes = Number(guest.stored_bytes) - dropped;
     await tx.run(sql`
       UPDATE users SET activity = activity + ${Number(guest.activity)}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${accountId}`);

@@ -11,6 +11,7 @@ import { conversationToChat } from "@/lib/archive/chatgpt";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
+  archiveBlob,
   archiveEvent,
   archiveFile,
   archiveLabel,
@@ -74,7 +75,14 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): 
   return result.data;
 }
 
-const RECORD_SCHEMAS = { session: archiveSession, file: archiveFile, event: archiveEvent, task: archiveTask, label: archiveLabel };
+const RECORD_SCHEMAS = {
+  session: archiveSession,
+  blob: archiveBlob,
+  file: archiveFile,
+  event: archiveEvent,
+  task: archiveTask,
+  label: archiveLabel,
+};
 
 export async function importUpload(userId: string, body: AsyncIterable<Uint8Array>, options: ImportOptions): Promise<SessionSummary[]> {
   const imported: SessionSummary[] = [];

@@ -5,6 +5,7 @@ import type { State } from "@/lib/session/types";
 import { getDb } from "./client";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import { type SessionRow, summary } from "./rows";
+import { releaseBlobs } from "./tx/blobs";
 import { claimSession } from "./tx/claim";
 import { removeSession } from "./tx/fork";
 import { createSessionTx, liveOf, requireSession, sessionRecord } from "./tx/sessions";
@@ -59,5 +60,7 @@ export async function deleteSession(userId: string, sessionId: string): Promise<
     const row = await claimSession(tx, userId, sessionId);
     await removeSession(tx, row);
     await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${row.stored_bytes} WHERE id = ${userId}`);
+    // Attachments no other chat of the user's names go too (the sweep removes their bytes, lib/db/uploads.ts).
+    await releaseBlobs(tx, userId);
   });
 }

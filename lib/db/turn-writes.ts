@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
+import type { AttachmentSource } from "@/lib/session/attachments";
 import type { RewindReason } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
@@ -13,6 +14,7 @@ import { getDb } from "./client";
 import { type Executor, one, run, ahead as sentAhead } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
+import { attachFiles } from "./tx/attachments";
 import { claimRow, claimSession, leaseMs, RELEASED, renewLease } from "./tx/claim";
 import { readEvents } from "./tx/history";
 import { checkLastTurn } from "./tx/last-turn";
@@ -93,6 +95,8 @@ async function begin(
     rewindBefore?: { invocationId: string; reason: RewindReason };
     /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/tx/last-turn.ts). */
     lastInvocationId?: string | null;
+    /** What the message attaches (lib/db/tx/attachments.ts): files of the chat, named by the user's event. */
+    attachments?: AttachmentSource[];
   },
 ): Promise<{ existing: Task } | { event: AdkEvent; seq: number; cursor?: LogCursor }> {
   const db = await getDb();
@@ -133,7 +137,8 @@ async function begin(
     }
     // Read again: the lease runs from when the locks were held, not from before waiting for them.
     const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${Date.now() + leaseMs()}, turn_cancel = ${false}`;
-    const appended = await appendEventsTx(tx, row, [input.userEvent], {
+    const userEvent = await attachFiles(tx, row, input.userEvent, input.attachments ?? []);
+    const appended = await appendEventsTx(tx, row, [userEvent], {
       set: lease,
       task: { task: input.task, messageId: input.messageId },
       ahead,

@@ -27,6 +27,9 @@ const TABLES: Record<string, string> = {
   invites: "email",
   share_links: "id",
   version_labels: "session_id, invocation_id",
+  blobs: "id",
+  blob_chunks: "blob_id, seq",
+  uploads: "id",
 };
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */

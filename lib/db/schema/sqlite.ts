@@ -222,8 +222,14 @@ export const artifacts = sqliteTable(
     /** For a version a rewind wrote: the original version whose content it brought back. */
     restoredFrom: integer("restored_from"),
     createdAt: createdAt(),
+    /** An attachment's version: its bytes are the owner's blob with this hash (`blobs`; indexed to tell a blob still named), `data` is empty. */
+    blobSha256: text("blob_sha256"),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.filename, t.version] }),
+    index("artifacts_session").on(t.sessionId),
+    index("artifacts_blob").on(t.userId, t.blobSha256).where(sql`blob_sha256 IS NOT NULL`),
+  ],
 );
 
 /**

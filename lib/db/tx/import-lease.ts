@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { type Executor, run } from "../database";
 import type { SessionRow } from "../rows";
+import { releaseBlobs } from "./blobs";
 import { createSessionTx } from "./sessions";
 import { touchUser } from "./users";
 
@@ -103,6 +104,9 @@ export async function dropImportPart(tx: Executor, id: string): Promise<boolean>
   const gone = await tx.one<{ user_id: string; stored_bytes: number }>(
     sql`DELETE FROM sessions WHERE id = ${id} RETURNING user_id, stored_bytes`,
   );
-  if (gone) await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${gone.stored_bytes} WHERE id = ${gone.user_id}`);
+  if (gone) {
+    await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${gone.stored_bytes} WHERE id = ${gone.user_id}`);
+    await releaseBlobs(tx, gone.user_id);
+  }
   return true;
 }
