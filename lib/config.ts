@@ -241,6 +241,12 @@ export function config(): Config {
   return perProcess.__retraceConfig.config;
 }
 
+/** What the browser checks a file against before it uploads it (RETRACE_MAX_UPLOAD_BYTES, RETRACE_MAX_ATTACHMENTS). */
+export function attachmentLimits() {
+  const { uploadBytes, attachments } = config().limits;
+  return { maxBytes: uploadBytes, maxFiles: attachments };
+}
+
 /** Where the embedded SQLite database lives (also where a generated auth secret is kept). */
 export function databasePath(): string {
   const database = config().database;

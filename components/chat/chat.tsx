@@ -16,10 +16,12 @@ import { ChatHeader, ForkBanner } from "./chat-header";
 import { Composer } from "./composer";
 import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
+import { DropZone } from "./drop-zone";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { useAnnounceReplies } from "./reply-announcer";
 import { useShowTurnRequests } from "./show-turn";
 import { StatePanel } from "./state-panel";
+import { type AttachmentLimits, useAttachments } from "./use-attachments";
 import { useComposerText } from "./use-composer-text";
 import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
@@ -31,6 +33,7 @@ export function Chat({
   agents,
   draft,
   targetTurn,
+  attachmentLimits,
 }: {
   session: SessionRecord | null;
   /** The latest page of turns, rendered by the server. */
@@ -39,6 +42,7 @@ export function Chat({
   draft?: string;
   /** A turn to bring into view (a search hit's, `?turn=`). */
   targetTurn?: string;
+  attachmentLimits: AttachmentLimits;
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -47,6 +51,7 @@ export function Chat({
   const [agent, setAgent] = useState(session?.agent ?? agents[0]?.name ?? DEMO_AGENT);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useComposerText(sessionId, { startedHere: session === null, draft, composer: composerRef });
+  const attachments = useAttachments(attachmentLimits);
   const [pending, setPending] = useState(false);
   /** A new chat's first turn ended and its own route is loading: this component is about to be replaced. */
   const [leaving, setLeaving] = useState(false);
@@ -145,7 +150,7 @@ export function Chat({
     setPending,
     setText,
     draft: () => composerRef.current?.value ?? "",
-    send: (message, rewindFirst) => void turn.send(message, rewindFirst),
+    send: (message, rewindFirst, files) => void turn.send(message, rewindFirst, files),
   });
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = tasks;
@@ -155,19 +160,19 @@ export function Chat({
   const send = () => {
     const message = text.trim();
     setText("");
-    void turn.send(message);
+    void turn.send(message, undefined, attachments.take());
   };
   const retry = () => {
     if (!turn.failed) return;
-    const { text: message, rewindFirst } = turn.failed;
+    const { text: message, rewindFirst, files } = turn.failed;
     // The composer still holds the failed text; retrying sends it, so it leaves the composer too.
     setText((t) => (t.trim() === message ? "" : t));
-    void turn.send(message, rewindFirst);
+    void turn.send(message, rewindFirst, files);
   };
 
   return (
     <div className="flex h-full min-w-0 flex-1">
-      <div className="flex min-w-0 flex-1 flex-col">
+      <DropZone onFiles={attachments.add} className="flex min-w-0 flex-1 flex-col">
         <ChatHeader
           session={current}
           sessionId={sessionId}
@@ -204,9 +209,10 @@ export function Chat({
             streaming={running}
             canSend={!busy && online}
             disabled={!composerReady}
+            attachments={attachments}
           />
         </div>
-      </div>
+      </DropZone>
       <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
         <StatePanel sessionId={sessionId} />
       </div>

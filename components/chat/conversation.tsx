@@ -3,11 +3,13 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { AlertCircle, ArrowDown, LoaderCircle, RotateCw } from "lucide-react";
 import { memo, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { SentFile } from "@/lib/a2a/client";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { useHydrated } from "../ui/use-hydrated";
+import { filesOf, MessageFiles } from "./attachment-chips";
 import { EmptyChat } from "./empty-chat";
 import { RewindDivider } from "./rewind-divider";
 import { type TurnRow, turnRows } from "./turn-rows";
@@ -33,6 +35,10 @@ type Item =
   | { kind: "live"; key: string; live: LiveTurn }
   | { kind: "failed"; key: string; failed: FailedSend };
 
+/** A sent message's files as the parts the server will give back for them, until it does. */
+const fileParts = (files: SentFile[]) =>
+  files.map((f) => ({ kind: "file" as const, file: { uri: f.url, name: f.filename, mimeType: f.mediaType } }));
+
 /** The live turn as a task to render: the server's once it has named it, else just the user's message. */
 function liveTask(live: LiveTurn): Task {
   return (
@@ -41,7 +47,14 @@ function liveTask(live: LiveTurn): Task {
       id: "pending",
       contextId: "",
       status: { state: "submitted" },
-      history: [{ kind: "message", messageId: "pending", role: "user", parts: [{ kind: "text", text: live.userText }] }],
+      history: [
+        {
+          kind: "message",
+          messageId: "pending",
+          role: "user",
+          parts: [...(live.userText ? [{ kind: "text" as const, text: live.userText }] : []), ...fileParts(live.userFiles)],
+        },
+      ],
     }
   );
 }
@@ -49,9 +62,12 @@ function liveTask(live: LiveTurn): Task {
 function FailedTurn({ failed, disabled, onRetry }: { failed: FailedSend; disabled: boolean; onRetry: () => void }) {
   return (
     <section data-testid="failed-turn" className="flex flex-col items-end gap-2">
-      <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words opacity-70 dark:bg-zinc-800">
-        {failed.text}
-      </div>
+      {failed.text && (
+        <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words opacity-70 dark:bg-zinc-800">
+          {failed.text}
+        </div>
+      )}
+      <MessageFiles files={filesOf({ parts: fileParts(failed.files) })} />
       <div role="alert" className="flex items-center gap-2 text-sm text-red-600 dark:text-red-400">
         <AlertCircle className="size-4 shrink-0" aria-hidden />
         <span>{failed.error}</span>

@@ -7,6 +7,7 @@ import type { Task } from "@/lib/task/types";
 import { cn } from "../ui/cn";
 import { Menu, MenuItem } from "../ui/menu";
 import { AgentParts, replyText } from "./agent-parts";
+import { filesOf, resentFiles } from "./attachment-chips";
 import { ActionsButton, ActionsRow, about, CopyAction } from "./message-actions";
 import { siblingsOf } from "./turn-rows";
 import type { TurnActions } from "./use-turn-actions";
@@ -88,7 +89,7 @@ export function TurnView({
                   <MenuItem
                     icon={<RefreshCw className="size-4" />}
                     description="Rewind this turn and ask the same again"
-                    onSelect={() => actions.resend(invocationId, userText, "regenerate")}
+                    onSelect={() => actions.resend(invocationId, userText, "regenerate", resentFiles(filesOf(user)))}
                   >
                     Regenerate
                   </MenuItem>

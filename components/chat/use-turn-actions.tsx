@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
+import type { SentFile } from "@/lib/a2a/client";
 import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
 import { queryKeys } from "@/lib/query-keys";
@@ -20,8 +21,8 @@ import { focusPagerAfterSwitch } from "./version-pager";
 export interface TurnActions {
   rewind(invocationId: string, text: string): void;
   fork(invocationId: string, text: string): void;
-  /** Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request. */
-  resend(invocationId: string, text: string, reason: RewindFirst["reason"]): void;
+  /** Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request, with the turn's files. */
+  resend(invocationId: string, text: string, reason: RewindFirst["reason"], files: SentFile[]): void;
   /** Brings back what a marker hid, by rewinding before that marker (docs/semantics.md, "Versions"): a divider's or History's Restore. */
   restore(markerInvocationId: string, from: "divider" | "history"): void;
   /** Shows the branch holding another version of a turn; focus returns to the pager button that asked. */
@@ -37,7 +38,7 @@ export function useTurnActions(opts: {
   setText: Dispatch<SetStateAction<string>>;
   /** What the composer holds now. */
   draft: () => string;
-  send: (text: string, rewindFirst: RewindFirst) => void;
+  send: (text: string, rewindFirst: RewindFirst, files: SentFile[]) => void;
 }): TurnActions {
   const { sessionId, busy, setPending, setText } = opts;
   const router = useRouter();
@@ -163,10 +164,10 @@ export function useTurnActions(opts: {
         setPending(false);
       }
     },
-    resend(invocationId, text, reason) {
+    resend(invocationId, text, reason, files) {
       if (!sessionId || busy) return;
       truncateTasks(queryClient, sessionId, invocationId);
-      opts.send(text, { invocationId, reason });
+      opts.send(text, { invocationId, reason }, files);
     },
   };
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import type { SharedTurn } from "@/lib/archive/shared-turns";
 import type { Part } from "@/lib/session/types";
 import { ToolBlock } from "../chat/agent-parts";
+import { MessageFiles } from "../chat/attachment-chips";
 import { Markdown } from "../chat/markdown";
 import { Button } from "../ui/button";
 import { notifyError } from "../ui/notify";
@@ -83,10 +84,20 @@ export function SharedChat(props: {
           {turns.map((turn) => (
             <li key={turn.id} className="space-y-3">
               {turn.user !== null && (
-                <div data-testid="user-message" className="flex justify-end">
-                  <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
-                    {turn.user}
-                  </div>
+                <div data-testid="user-message" className="flex flex-col items-end gap-1">
+                  {(turn.user || turn.attachments.length === 0) && (
+                    <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
+                      {turn.user}
+                    </div>
+                  )}
+                  <MessageFiles
+                    files={turn.attachments.map((a) => ({
+                      url: `/s/${props.token}/files/${encodeURIComponent(a.filename)}?version=${a.version}`,
+                      name: a.filename,
+                      mimeType: a.mime_type,
+                      size: a.size,
+                    }))}
+                  />
                 </div>
               )}
               {turn.agent.length > 0 && <AgentReply parts={turn.agent} />}

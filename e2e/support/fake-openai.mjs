@@ -1,5 +1,7 @@
 // A small OpenAI-compatible Chat Completions server for tests: deterministic replies, tool calls,
-// failures on demand, and a record of every request it received (GET /__requests).
+// failures on demand, and a record of every request it received (GET /__requests), with the files
+// its user messages carried (images and PDFs as data URLs: their type, name, size and SHA-256).
+import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 
 const port = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
@@ -10,6 +12,30 @@ const lastUserText = (messages) => {
   if (!user) return "";
   return typeof user.content === "string" ? user.content : user.content.map((p) => p.text ?? "").join("");
 };
+
+/** The bytes of a `data:` URL's base64. */
+const dataBytes = (url) => Buffer.from(url.slice(url.indexOf(",") + 1), "base64");
+
+/** The files the request's user messages carried, in order: what the model received of each. */
+function filesOf(messages) {
+  const files = [];
+  for (const message of messages) {
+    if (message.role !== "user" || typeof message.content === "string") continue;
+    for (const part of message.content) {
+      const url = part.type === "image_url" ? part.image_url?.url : part.type === "file" ? part.file?.file_data : undefined;
+      if (typeof url !== "string") continue;
+      const bytes = dataBytes(url);
+      files.push({
+        type: part.type,
+        mediaType: url.slice(5, url.indexOf(";")),
+        filename: part.file?.filename ?? null,
+        size: bytes.length,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+      });
+    }
+  }
+  return files;
+}
 
 /** Decides the model's answer from the conversation it was sent. */
 function reply(messages) {
@@ -26,7 +52,9 @@ function reply(messages) {
   if (/slow/i.test(text)) return { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(" "), delay: 100 };
   if (/take your time/i.test(text)) return { text: Array.from({ length: 30 }, (_, i) => `step${i}`).join(" "), delay: 100 };
   const users = messages.filter((m) => m.role === "user").length;
-  return { text: `You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"})` };
+  const files = filesOf(messages).length;
+  const seen = files ? ` and ${files} file${files === 1 ? "" : "s"}` : "";
+  return { text: `You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"}${seen})` };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -121,7 +149,12 @@ createServer((req, res) => {
     }
     if (req.url?.endsWith("/chat/completions") && req.method === "POST") {
       const body = JSON.parse(raw || "{}");
-      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false };
+      const entry = {
+        headers: { authorization: req.headers.authorization ?? null },
+        body,
+        files: filesOf(body.messages ?? []),
+        aborted: false,
+      };
       requests.push(entry);
       return void completions(res, body, entry);
     }

@@ -5,6 +5,13 @@ import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
 
 export type StreamEvent = Task | TaskStatusUpdateEvent;
 
+/** A file a message attaches, by URL: an upload of the sender's, or an attachment of the chat (docs/api.md, "Sending messages"). */
+export interface SentFile {
+  url: string;
+  filename: string;
+  mediaType: string;
+}
+
 const newId = () =>
   typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
@@ -60,6 +67,7 @@ export async function* streamMessage(opts: {
   rewindReason?: "edit" | "regenerate";
   /** The chat's last turn as shown (null: none): the server refuses the send if it is no longer (docs/api.md). */
   lastInvocationId?: string | null;
+  files?: SentFile[];
   signal?: AbortSignal;
 }): AsyncGenerator<StreamEvent> {
   const metadata = {
@@ -72,7 +80,7 @@ export async function* streamMessage(opts: {
     message: {
       messageId: newId(),
       role: "ROLE_USER",
-      parts: opts.text ? [{ text: opts.text }] : [],
+      parts: [...(opts.text ? [{ text: opts.text }] : []), ...(opts.files ?? [])],
       contextId: opts.contextId,
       metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
     },

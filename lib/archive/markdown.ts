@@ -1,10 +1,12 @@
-/** A chat's current view as Markdown: its visible turns in order, tool calls as short quoted lines. */
+/** A chat's current view as Markdown: its visible turns in order, tool calls and attachments as short quoted lines. */
 import type { Message, Task } from "@/lib/task/types";
 
 function messageMarkdown(message: Message, agent: string): string {
   const lines: string[] = [];
   for (const part of message.parts) {
     if (part.kind === "text" && part.text.trim()) lines.push(part.text.trim());
+    else if (part.kind === "file")
+      lines.push(`> Attached \`${part.file.name ?? "a file"}\`${part.file.mimeType ? ` (${part.file.mimeType})` : ""}`);
     else if (part.kind === "data") {
       const data = part.data as { name?: string; args?: unknown; response?: unknown };
       const call = part.metadata?.kagent_type === "function_call";
