@@ -5,7 +5,8 @@
  * `-- --load`: the load bench (bench/load-<dialect>.json); `-- --turns`: a turn's cost in-process
  * (bench/turns-<dialect>.json); `-- --hardening`: heavy requests and what another user waits meanwhile, and
  * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
- * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json).
+ * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json);
+ * `-- --attachments`: a 200 MB upload's memory and a fork of a chat with 500 MB of attachments (bench/attachments-<dialect>.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -14,8 +15,9 @@ import { issueToken } from "@/lib/auth";
 import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
+import { attachmentsBench } from "./attachments";
 import { authBench } from "./auth";
-import { AUTH, DIALECT, HARDENING, LOAD, label, MAP, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TURNS } from "./env";
+import { ATTACHMENTS, AUTH, DIALECT, HARDENING, LOAD, label, MAP, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TURNS } from "./env";
 import { buildSession } from "./fixtures";
 import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
@@ -101,6 +103,15 @@ async function main() {
       } finally {
         await server.stop();
       }
+      return;
+    }
+    if (ATTACHMENTS) {
+      const figures = await attachmentsBench();
+      console.log(`\nAttachments on ${DIALECT}:`, JSON.stringify(figures, null, 2));
+      writeFileSync(
+        path.join(ROOT, `bench/attachments-${DIALECT}.json`),
+        JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2),
+      );
       return;
     }
     if (MAP) {

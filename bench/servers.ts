@@ -14,6 +14,8 @@ export function build() {
 
 export interface Server {
   base: string;
+  /** The instance's process, whose memory a bench may read (/proc/<pid>/status). */
+  pid: number;
   /** Resolves once the instance has exited: the next run's instance on this port must not meet it there. */
   stop(): Promise<void>;
 }
@@ -50,7 +52,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
       (r) => r.ok,
       () => false,
     );
-    if (up) return { base, stop: () => stopped(child) };
+    if (up) return { base, pid: child.pid as number, stop: () => stopped(child) };
     await new Promise((r) => setTimeout(r, 250));
   }
   child.kill("SIGKILL");
