@@ -76,6 +76,12 @@ for (const [device, use] of [
       await drop(page, [image("photo.png")]);
       await paste(page, [image("image.png")]);
       await uploaded(page, 3);
+      if (device !== "desktop") {
+        // On a phone they scroll in one row: wrapped, their 44 px targets would push the conversation away.
+        const row = await page.getByRole("list", { name: "Files to send" }).boundingBox();
+        const chip = await page.getByTestId("pending-attachment").first().boundingBox();
+        expect(row?.height).toBeLessThan(2 * (chip?.height ?? 0));
+      }
       // A chip's × removes it before it is sent.
       await pick(page, [text("oops.txt", "not this")]);
       await uploaded(page, 4);

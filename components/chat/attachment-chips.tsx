@@ -66,13 +66,16 @@ export function MessageFiles({ files, align = "end" }: { files: FileLink[]; alig
   );
 }
 
-/** The composer's files: a preview or icon, the name, the upload's progress, and × to remove. */
+/**
+ * The composer's files: a preview or icon, the name, the upload's progress, and × to remove. On a phone they
+ * scroll in one row: wrapped, their 44 px targets would push the conversation out of sight.
+ */
 export function PendingFiles({ files, onRemove }: { files: PendingFile[]; onRemove: (key: string) => void }) {
   if (files.length === 0) return null;
   return (
-    <ul aria-label="Files to send" className="flex w-full flex-wrap gap-1.5 px-1 pb-1">
+    <ul aria-label="Files to send" className="flex w-full flex-wrap gap-1.5 px-1 pb-1 touch:flex-nowrap touch:overflow-x-auto">
       {files.map((file) => (
-        <li key={file.key} data-testid="pending-attachment" className={cn(chip, "pr-1")}>
+        <li key={file.key} data-testid="pending-attachment" className={cn(chip, "pr-1 touch:max-w-56 touch:shrink-0")}>
           {file.preview ? (
             // biome-ignore lint/performance/noImgElement: a local object URL, not an asset Next.js could optimise
             <img src={file.preview} alt="" className="size-5 shrink-0 rounded object-cover" />
