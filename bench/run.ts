@@ -6,6 +6,7 @@
  * (bench/turns-<dialect>.json); `-- --hardening`: heavy requests and what another user waits meanwhile, and
  * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
  * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json);
+ * `-- --tools`: the approval gate's cost and a decision's way from instance B to a tab on A (bench/tools-<dialect>.json);
  * `-- --attachments`: a 200 MB upload's memory and a fork of a chat with 500 MB of attachments (bench/attachments-<dialect>.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +18,23 @@ import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
 import { attachmentsBench } from "./attachments";
 import { authBench } from "./auth";
-import { ATTACHMENTS, AUTH, DIALECT, HARDENING, LOAD, label, MAP, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TURNS } from "./env";
+import {
+  ATTACHMENTS,
+  AUTH,
+  DIALECT,
+  HARDENING,
+  LOAD,
+  label,
+  MAP,
+  PORT,
+  prepareEnvironment,
+  ROOT,
+  RUNS,
+  SEARCH,
+  SIZES,
+  TOOLS,
+  TURNS,
+} from "./env";
 import { buildSession } from "./fixtures";
 import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
@@ -28,6 +45,7 @@ import { Results } from "./results";
 import { searchBench } from "./search";
 import { build, run, type Server, startServer } from "./servers";
 import { type Built, storeBench } from "./store";
+import { toolsBench } from "./tools";
 import { turnsBench } from "./turns";
 
 async function benchSizes(results: Results) {
@@ -127,6 +145,22 @@ async function main() {
         path.join(ROOT, `bench/search-${DIALECT}.json`),
         JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2),
       );
+      return;
+    }
+    if (TOOLS) {
+      build();
+      const servers: Server[] = [];
+      for (let i = 0; i < (postgres ? 2 : 1); i++) servers.push(await startServer(PORT + i));
+      try {
+        const tools = await toolsBench(servers.map((s) => s.base));
+        console.log(`\nTools on ${DIALECT} (ms):`, tools);
+        writeFileSync(
+          path.join(ROOT, `bench/tools-${DIALECT}.json`),
+          JSON.stringify({ date: new Date().toISOString(), ...tools }, null, 2),
+        );
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
       return;
     }
     if (TURNS) {

@@ -45,7 +45,15 @@ beforeEach(() => {
 });
 
 const agent = (pdfInput: "file" | "text" = "file") =>
-  modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${port}/v1`, model: "fake", pdfInput });
+  modelAgent({
+    name: "assistant",
+    description: "",
+    instruction: "",
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    model: "fake",
+    pdfInput,
+    mcp: [],
+  });
 
 const sha = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 /** The bytes of a `data:` URL. */

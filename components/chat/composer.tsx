@@ -29,10 +29,12 @@ export const Composer = forwardRef<
     streaming: boolean;
     /** False while anything else runs (a stopped turn's cancel, a rewind): typing goes on, sending waits. */
     canSend: boolean;
+    /** The chat's last turn waits for the user's decision on a tool call: typing goes on, sending waits for it. */
+    waiting?: boolean;
     disabled?: boolean;
     attachments: ComposerFiles;
   }
->(function Composer({ value, onChange, onSend, onStop, streaming, canSend, disabled, attachments }, ref) {
+>(function Composer({ value, onChange, onSend, onStop, streaming, canSend, waiting, disabled, attachments }, ref) {
   const hasContent = value.trim() !== "" || attachments.files.length > 0;
   const ready = !streaming && canSend && !disabled && hasContent && !attachments.uploading;
   // A phone's keyboard has no Shift+Enter to speak of.
@@ -71,7 +73,13 @@ export const Composer = forwardRef<
         <textarea
           ref={ref}
           aria-label="Message"
-          placeholder={touch ? "Message the agent…" : "Message the agent… (Enter to send, Shift+Enter for a new line)"}
+          placeholder={
+            waiting
+              ? "Approve or deny the tool call above to go on (or rewind)"
+              : touch
+                ? "Message the agent…"
+                : "Message the agent… (Enter to send, Shift+Enter for a new line)"
+          }
           rows={1}
           value={value}
           disabled={disabled}

@@ -52,7 +52,7 @@ function sendFile(file: File, onProgress: (fraction: number) => void, signal: Ab
 }
 
 /** A sent message's A2A file part for an upload (lib/a2a/files.ts). */
-export const sentFileOf = (upload: UploadInfo): SentFile => ({
+const sentFileOf = (upload: UploadInfo): SentFile => ({
   url: `/api/uploads/${upload.id}`,
   filename: upload.filename,
   mediaType: upload.mime_type,

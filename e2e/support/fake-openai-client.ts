@@ -3,7 +3,7 @@ import type { APIRequestContext } from "@playwright/test";
 const base = `http://127.0.0.1:${process.env.FAKE_OPENAI_PORT ?? 3211}`;
 
 /** A file the model received: an image or PDF data URL of a user message, by its bytes' SHA-256. */
-export interface ModelFile {
+interface ModelFile {
   type: "image_url" | "file";
   mediaType: string;
   filename: string | null;

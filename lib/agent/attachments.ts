@@ -9,9 +9,9 @@ import type { ModelFile } from "./model-messages";
 import type { InvocationContext } from "./types";
 
 /** The largest file a model is sent (providers refuse larger ones: OpenAI takes images to 20 MB, PDFs to 32 MB). */
-export const MODEL_FILE_BYTES = 20 * 1024 * 1024;
+const MODEL_FILE_BYTES = 20 * 1024 * 1024;
 /** The most characters of a text file (or a PDF's text) a model is sent. */
-export const MODEL_TEXT_CHARS = 100_000;
+const MODEL_TEXT_CHARS = 100_000;
 
 const note = (file: Attachment, why: string): TextPart => ({
   type: "text",
@@ -25,7 +25,7 @@ function asText(file: Attachment, text: string, what = "text"): TextPart {
 }
 
 /** A PDF's pages and text (unpdf). */
-export async function pdfText(data: Uint8Array): Promise<{ pages: number; text: string }> {
+async function pdfText(data: Uint8Array): Promise<{ pages: number; text: string }> {
   // Quiet: a damaged file is reported by the caller, not by pdf.js's warnings on the console.
   const { totalPages, text } = await extractText(await getDocumentProxy(new Uint8Array(data), { verbosity: 0 }), { mergePages: true });
   return { pages: totalPages, text };

@@ -85,6 +85,7 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const fileVersions = await mergeUserFiles(tx, guestId, accountId);
     await tx.run(sql`UPDATE artifacts SET user_id = ${accountId} WHERE user_id = ${guestId}`);
     await mergeBlobs(tx, guestId, accountId);
+    await tx.run(sql`UPDATE todos SET user_id = ${accountId} WHERE user_id = ${guestId}`);
     const bytes = Number(guest.stored_bytes) - dropped;
     await tx.run(sql`
       UPDATE users SET activity = activity + ${Number(guest.activity)}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${accountId}`);

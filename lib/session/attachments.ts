@@ -25,7 +25,7 @@ export type AttachmentSource = { upload: string } | { filename: string; version:
 export const attachmentKey = (file: Pick<Attachment, "filename" | "version">) => `${file.version}/${file.filename}`;
 
 /** The URI an attachment's `file_data` gives: the chat's file `filename` at `version`, in whichever chat shows the event. */
-export const artifactUri = (filename: string, version: number) => `artifact:${encodeURIComponent(filename)}?version=${version}`;
+const artifactUri = (filename: string, version: number) => `artifact:${encodeURIComponent(filename)}?version=${version}`;
 
 export function attachmentPart(file: Attachment): Part {
   return {

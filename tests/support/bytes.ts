@@ -38,6 +38,8 @@ export async function storedBytesOf(db: Database, userId: string): Promise<numbe
     sql`SELECT SUM(${sum(["id", "invocation_id", "author", "data", "state_delta", "artifact_delta"])}) AS n FROM events WHERE ${mine}`,
     sql`SELECT SUM(${sum(["invocation_id", "after_invocation_id", "task_id", "message_id", "task"])}) AS n FROM invocations WHERE ${mine}`,
     sql`SELECT SUM(${len("state")}) AS n FROM state_checkpoints WHERE ${mine}`,
+    sql`SELECT SUM(${len("text")}) AS n FROM search_texts WHERE ${mine}`,
+    sql`SELECT SUM(${sum(["initials", "marks"])}) AS n FROM search_marks WHERE ${mine}`,
     sql`SELECT SUM(${sum(["key", "value"])}) AS n FROM user_state WHERE user_id = ${userId}`,
     // An attachment's version holds its blob's hash; the blob its bytes, once.
     sql`SELECT SUM(${sum(["filename", "mime_type", "blob_sha256"])} + CASE WHEN blob_sha256 IS NULL THEN size ELSE 0 END) AS n

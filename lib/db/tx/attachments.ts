@@ -41,7 +41,7 @@ async function sourcesOf(tx: Executor, row: SessionRow, sources: AttachmentSourc
 }
 
 /** The most attachments one message may carry (RETRACE_MAX_ATTACHMENTS), checked before anything is read. */
-export function checkAttachmentCount(count: number) {
+function checkAttachmentCount(count: number) {
   const limit = config().limits.attachments;
   if (count > limit) throw new ValidationError(`A message carries at most ${limit} attachments; this one has ${count}`);
 }

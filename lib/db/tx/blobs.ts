@@ -23,7 +23,7 @@ const DROP_CHUNKS = 64;
 const SHA256_BYTES = 64;
 
 /** What a blob of `size` bytes is charged: its row and its chunk rows (every chunk but the last is full). */
-export const blobBytes = (size: number) => ROW_BYTES + SHA256_BYTES + size + Math.ceil(size / CHUNK_BYTES) * ROW_BYTES;
+const blobBytes = (size: number) => ROW_BYTES + SHA256_BYTES + size + Math.ceil(size / CHUNK_BYTES) * ROW_BYTES;
 
 export interface Blob {
   id: string;
