@@ -50,10 +50,7 @@ export const sessions = sqliteTable(
     treeBuilt: integer("tree_built", { mode: "boolean" }).notNull().default(true),
     /** Set when the user deleted a chat whose rows forks still share: hidden everywhere, collected with its last fork. */
     deletedAt: integer("deleted_at"),
-    /**
-     * Set while an upload writes the chat in steps (lib/db/import-chat.ts): until it is cleared the chat is
-     * nobody's to see; once it has passed, the import died and any instance's sweep removes the chat.
-     */
+    /** Set while an import writes the chat in steps (lib/db/import-chat.ts): nobody's to see; once passed, any sweep removes it. */
     importLeaseUntil: integer("import_lease_until"),
     /** False for chats stored before search: their rows are indexed once at start-up (lib/db/prepare.ts). */
     searchIndexed: integer("search_indexed", { mode: "boolean" }).notNull().default(true),
@@ -101,10 +98,7 @@ export const events = sqliteTable(
   ],
 );
 
-/**
- * One row per invocation (a turn or a rewind marker): where its events are, where it sits in the
- * chat's tree, and its A2A task, if it has one (docs/semantics.md).
- */
+/** One row per invocation (a turn or a rewind marker): its events, its place in the chat's tree, its A2A task (docs/semantics.md). */
 export const invocations = sqliteTable(
   "invocations",
   {
