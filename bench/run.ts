@@ -7,7 +7,8 @@
  * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
  * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json);
  * `-- --tools`: the approval gate's cost and a decision's way from instance B to a tab on A (bench/tools-<dialect>.json);
- * `-- --attachments`: a 200 MB upload's memory and a fork of a chat with 500 MB of attachments (bench/attachments-<dialect>.json).
+ * `-- --attachments`: a 200 MB upload's memory and a fork of a chat with 500 MB of attachments (bench/attachments-<dialect>.json);
+ * `-- --overhead`: streaming a model's reply through Retrace beside a bare relay, SQLite and PostgreSQL in one run (bench/overhead.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -26,6 +27,7 @@ import {
   LOAD,
   label,
   MAP,
+  OVERHEAD,
   PORT,
   prepareEnvironment,
   ROOT,
@@ -41,6 +43,7 @@ import { httpBench } from "./http";
 import { loadBench } from "./load";
 import { mapBench } from "./map-figures";
 import { type Row, sideBySide } from "./measure";
+import { overheadBench, overheadTable } from "./overhead";
 import { Results } from "./results";
 import { searchBench } from "./search";
 import { build, run, type Server, startServer } from "./servers";
@@ -95,6 +98,13 @@ function browserBench(results: Results, base: string, token: string, built: Buil
 }
 
 async function main() {
+  if (OVERHEAD) {
+    // Its own data and servers, SQLite and PostgreSQL both: nothing of the environment below.
+    const figures = await overheadBench();
+    console.log(`\nStreaming overhead (ms unless said), one run:\n\n${overheadTable(figures)}`);
+    writeFileSync(path.join(ROOT, "bench/overhead.json"), JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2));
+    return;
+  }
   const postgres = DIALECT === "postgres" ? await startPostgres({ durable: true }) : null;
   prepareEnvironment(postgres?.url);
   try {

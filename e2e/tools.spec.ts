@@ -94,6 +94,31 @@ test.describe("tools that act in the world", () => {
     await expect(todoItems(chat)).toHaveText(["call the bank"]);
   });
 
+  test("Duplicate of a chat whose call waits: the copy's call is not decided and the copy takes messages; the original's Approve runs it once", async ({
+    chat,
+    page,
+  }) => {
+    await chat.open();
+    await ask(chat, "add todo only once");
+    const original = chat.sessionId();
+    await chat.sidebarChat(/add todo only once/).hover();
+    await page.getByRole("button", { name: "Chat actions" }).first().click();
+    await page.getByRole("menuitem", { name: "Duplicate" }).click();
+    await expect(chat.sidebarChat(/^Fork of/)).toBeVisible();
+    await expect.poll(() => chat.sessionId()).not.toBe(original);
+    await expect(page.getByText("Not decided: it never ran")).toBeVisible();
+    await expect(card(page)).toHaveCount(0);
+    await chat.sendMessage("list todos");
+    await expect(reply(chat, "The todo list is empty.")).toBeVisible();
+
+    await chat.open(`/chat/${original}`);
+    await card(page).getByRole("button", { name: "Approve" }).click();
+    await expect(reply(chat, "Added only once")).toBeVisible();
+    await chat.waitForTurnEnd();
+    await chat.sendMessage("list todos");
+    await expect(todoItems(chat)).toHaveText(["only once"]);
+  });
+
   test("a decision from a second tab resumes the turn in both", async ({ chat, context }) => {
     await chat.open();
     await ask(chat, "add todo from another tab");

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
 import { listTodos } from "@/lib/db/queries";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { legacyMessage, rpc, v1Message } from "./support/a2a";
-import { newGuest, snapshot } from "./support/api";
+import { call, newGuest, routes, snapshot } from "./support/api";
 
 /** The approval wire (docs/api.md, "Tool approval"): a turn that waits ends input-required; kagent's decision part resumes it. */
 let user: { user_id: string; token: string };
@@ -83,5 +85,32 @@ describe("A2A tool approval", () => {
     const theirs = await rpc(stranger.token, "message/send", { message: decision(taskId, contextId, { decision_type: "approve" }) });
     expect(theirs.json.error).toMatchObject({ code: -32001 });
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("a copy of a chat whose call waits", () => {
+  const fork = async (contextId: string, body: Record<string, unknown> = {}) =>
+    (await call(routes.fork.POST, { method: "POST", token: user.token, params: { id: contextId }, body })).json.data as { id: string };
+  const tasks = async (sessionId: string) =>
+    (await call(routes.tasks.GET, { token: user.token, path: "/api/x?include_rewound=true", params: { id: sessionId } })).json.data as {
+      id: string;
+      status: { state: string };
+    }[];
+
+  it("Duplicate: approving in the original runs the call once; the copy has it canceled, no decision runs it there, and it takes new messages", async () => {
+    const { taskId, contextId } = await paused("add todo duplicated");
+    const copy = await fork(contextId);
+    const copied = await tasks(copy.id);
+    expect(copied.map((t) => t.status.state)).toEqual(["canceled"]);
+    const inCopy = await stream(decision(copied[0].id, copy.id, { decision_type: "approve" }));
+    expect(inCopy.frames.map((f) => f.result.status.state)).toEqual(["canceled"]);
+    const send = await rpc(user.token, "message/send", { message: legacyMessage("list todos", copy.id) });
+    expect(send.json.result.status.state).toBe("completed");
+
+    const { frames } = await stream(decision(taskId, contextId, { decision_type: "approve" }));
+    expect(frames.at(-1)?.result).toMatchObject({ taskId, final: true, status: { state: "completed" } });
+    expect((await listTodos(user.user_id)).map((t) => t.text)).toEqual(["duplicated"]);
+    expect((await tasks(copy.id)).map((t) => t.status.state)).toEqual(["canceled", "completed"]);
+    expect(await checkInvariants(await getDb(), [contextId, copy.id])).toEqual([]);
   });
 });

@@ -7,8 +7,10 @@ import type { Agent } from "@/lib/agent/types";
 import { archiveText } from "@/lib/archive/writer";
 import type { McpServerConfig } from "@/lib/config";
 import { chatRecords } from "@/lib/db/archive-export";
+import { getDb } from "@/lib/db/client";
 import { importUpload } from "@/lib/db/import-upload";
 import {
+  deleteSession,
   forkSession,
   getSession,
   getTask,
@@ -21,6 +23,7 @@ import {
 } from "@/lib/db/queries";
 import { continueShared } from "@/lib/db/share-fork";
 import { createShare } from "@/lib/db/shares";
+import { checkInvariants } from "@/lib/db/tx/invariants";
 import { ALWAYS_ALLOW_KEY, type Decision } from "@/lib/session/tools";
 import type { Task } from "@/lib/task/types";
 import { fixture } from "./helpers";
@@ -227,5 +230,61 @@ describe("approvals", () => {
     const kept = await decide(f, demoAgent, denied.id, { decision_type: "reject" });
     expect(kept.history?.at(-1)?.parts[0]).toMatchObject({ text: expect.stringContaining("I did not remove todo 1: you denied it") });
     expect(await listTodos(f.userId)).toHaveLength(1);
+  });
+});
+
+describe("a fork or Duplicate of a chat whose call waits", () => {
+  const invocationOf = (t: Task) => t.metadata?.kagent_invocation_id as string;
+  /** The state of the task of `invocationId` in the chat, rewound or not. */
+  const stateIn = async (userId: string, sessionId: string, invocationId: string) =>
+    (await listTasks(userId, sessionId, { includeRewound: true })).items.find((t) => invocationOf(t) === invocationId)?.status.state;
+
+  it("Duplicate: the original still decides the call, which runs once; the copy has it canceled, and no decision there runs it", async () => {
+    const f = await fixture();
+    const agent = record("duplicated");
+    const paused = await send(f, agent);
+    const before = await forkSession(f.userId, f.sessionId, { invocationId: invocationOf(paused) });
+    const copy = await forkSession(f.userId, f.sessionId, {});
+    const [copied] = (await listTasks(f.userId, copy.id)).items;
+    expect(copied.status).toEqual({ state: "canceled", timestamp: paused.status.timestamp });
+    expect((await decide({ ...f, sessionId: copy.id }, agent, copied.id, { decision_type: "approve" })).status.state).toBe("canceled");
+    expect(http.calls).not.toContain("duplicated");
+    expect(await checkInvariants(await getDb(), [f.sessionId, before.id, copy.id])).toEqual([]);
+
+    expect((await decide(f, agent, paused.id, { decision_type: "approve" })).status.state).toBe("completed");
+    expect(http.calls.filter((n) => n === "duplicated")).toHaveLength(1);
+    // The copy takes new messages; a copy of it, and the copy once its source is deleted, show the call as before.
+    expect((await send({ ...f, sessionId: copy.id }, caller([server], [{ name: "world__peek", args: {} }]))).status.state).toBe(
+      "completed",
+    );
+    const second = await forkSession(f.userId, copy.id, {});
+    await deleteSession(f.userId, f.sessionId);
+    for (const id of [copy.id, second.id]) expect(await stateIn(f.userId, id, invocationOf(paused))).toBe("canceled");
+    expect(await checkInvariants(await getDb(), [f.sessionId, copy.id, second.id])).toEqual([]);
+    expect(http.calls.filter((n) => n === "duplicated")).toHaveLength(1);
+  });
+
+  it("a fork after the waiting turn, or one made while a rewind hid it, leaves it decidable in the source (after an Undo there)", async () => {
+    const f = await fixture();
+    const agent = record("hidden");
+    const paused = await send(f, agent);
+    const { event: marker } = await rewindSession(f.userId, f.sessionId, invocationOf(paused));
+    const later = await send(f, caller([server], [{ name: "world__peek", args: {} }]));
+    const copy = await forkSession(f.userId, f.sessionId, {});
+    // Undo: the waiting turn is the chat's last again.
+    await rewindSession(f.userId, f.sessionId, marker.invocation_id);
+    const after = await forkSession(f.userId, f.sessionId, { invocationId: invocationOf(later) });
+    for (const fork of [copy, after]) {
+      expect(await stateIn(f.userId, fork.id, invocationOf(paused))).toBe("canceled");
+      // An Undo in the fork shows the call again, canceled: no decision runs it there.
+      await rewindSession(f.userId, fork.id, marker.invocation_id);
+      const [shown] = (await listTasks(f.userId, fork.id)).items;
+      expect(invocationOf(shown)).toBe(invocationOf(paused));
+      expect((await decide({ ...f, sessionId: fork.id }, agent, shown.id, { decision_type: "approve" })).status.state).toBe("canceled");
+    }
+    expect(await checkInvariants(await getDb(), [f.sessionId, copy.id, after.id])).toEqual([]);
+    expect((await decide(f, agent, paused.id, { decision_type: "approve" })).status.state).toBe("completed");
+    expect(http.calls.filter((n) => n === "hidden")).toHaveLength(1);
+    expect(await checkInvariants(await getDb(), [f.sessionId, copy.id, after.id])).toEqual([]);
   });
 });

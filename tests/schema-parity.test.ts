@@ -35,8 +35,16 @@ const ONLY_POSTGRES = ["events.search_owner", "events.search_doc", "events.index
 
 type Config = ReturnType<typeof sqliteConfig> | ReturnType<typeof pgConfig>;
 
-const whereText = (where: unknown) =>
-  is(where, SQL) ? where.queryChunks.map((chunk) => (is(chunk, StringChunk) ? chunk.value.join("") : "?")).join("") : null;
+/** A partial index's predicate that each dialect says in its own JSON syntax (`waitingTask`, lib/db/tx/tasks.ts), as SQLite says it. */
+const SAME_WHERE: Record<string, string> = {
+  "(CAST(task AS jsonb) #>> '{status,state}') = 'input-required'": "json_extract(task, '$.status.state') = 'input-required'",
+};
+
+const whereText = (where: unknown) => {
+  if (!is(where, SQL)) return null;
+  const text = where.queryChunks.map((chunk) => (is(chunk, StringChunk) ? chunk.value.join("") : "?")).join("");
+  return SAME_WHERE[text] ?? text;
+};
 
 /** Everything both dialects must agree on, one line per fact, keyed so a difference names what differs. */
 function facts(config: Config): Record<string, unknown> {

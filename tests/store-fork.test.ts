@@ -286,6 +286,72 @@ describe("forks share their source's rows (copy-on-write)", () => {
   });
 });
 
+describe("a turn waiting for the user's decision is copied, never shared", () => {
+  /** One finished turn, then `w`, whose task waits (as a paused tool call leaves it); `also`: events after it. */
+  async function waitingChat(...also: ReturnType<typeof event>[]) {
+    const f = await threeTurns();
+    await f.append(event("w", { author: "user", text: "qw" }), event("w", { text: "aw", state: { waited: true } }), ...also);
+    const waiting = {
+      ...completedTask(f.sessionId, "w"),
+      status: { state: "input-required" as const, timestamp: "2026-01-01T00:00:00.000Z" },
+    };
+    await saveTask(f.userId, f.sessionId, waiting);
+    return f;
+  }
+  const sharedUntil = async (id: string) =>
+    Number((await (await getDb()).one<{ n: number }>(sql`SELECT shared_until AS n FROM sessions WHERE id = ${id}`))?.n);
+
+  it("Duplicate shares the rows before it and copies it as the copy's own, canceled; the source's stays waiting, its own", async () => {
+    const f = await waitingChat();
+    const before = await snapshot(f.userId, f.sessionId);
+    const copy = await forkSession(f.userId, f.sessionId);
+    expect(await sharedUntil(f.sessionId)).toBe(6);
+    expect(await count("events", copy.id)).toBe(2);
+    const shown = await tasks(f.userId, copy.id);
+    expect(shown.map((t) => [t.id, t.status])).toEqual([
+      ...["inv1", "inv2", "inv3"].map((inv) => [`${copy.id}:task-${inv}`, { state: "completed" }]),
+      [`${copy.id}:task-w`, { state: "canceled", timestamp: "2026-01-01T00:00:00.000Z" }],
+    ]);
+    expect(await getTask(f.userId, `${copy.id}:task-w`)).toEqual(shown[3]);
+    expect(texts(await events(f.userId, copy.id))).toEqual(texts(await events(f.userId, f.sessionId)));
+    expect(copy.state).toEqual((await getSession(f.userId, f.sessionId)).state);
+    const withoutForks = (s: string) => s.replace(/"forks":\[[^\]]*\]/, "");
+    expect(withoutForks(await snapshot(f.userId, f.sessionId))).toBe(withoutForks(before));
+    // The source's waiting turn still takes its events and task: it is no fork's.
+    await f.append(event("w", { author: "user", text: "decided" }));
+    await saveTask(f.userId, f.sessionId, completedTask(f.sessionId, "w"));
+    const second = await forkSession(f.userId, copy.id);
+    expect((await tasks(f.userId, second.id)).at(-1)?.status.state).toBe("canceled");
+    await deleteSession(f.userId, f.sessionId);
+    expect(await count("events", f.sessionId)).toBe(6);
+    expect(await checkInvariants(await getDb(), [f.sessionId, copy.id, second.id])).toEqual([]);
+  });
+
+  it("a fork before it shares as before; one before a later invocation copies it and what follows", async () => {
+    const f = await waitingChat(event("e-marker", { rewind: "w" }), event("after", { author: "user", text: "q after" }));
+    const before = await forkSession(f.userId, f.sessionId, { invocationId: "w" });
+    expect(await count("events", before.id)).toBe(0);
+    const after = await forkSession(f.userId, f.sessionId, { invocationId: "after" });
+    expect(await sharedUntil(f.sessionId)).toBe(6);
+    expect(await count("events", after.id)).toBe(3);
+    expect(texts(await events(f.userId, after.id, "effective"))).toEqual(["q1", "a1", "q2", "a2", "q3", "a3"]);
+    expect((await tasks(f.userId, after.id)).map((t) => t.status.state)).toEqual(["completed", "completed", "completed"]);
+    // Undo in the fork: its copy of the turn is back, canceled.
+    await rewindSession(f.userId, after.id, "e-marker");
+    expect((await tasks(f.userId, after.id)).at(-1)?.status.state).toBe("canceled");
+    expect(await checkInvariants(await getDb(), [f.sessionId, before.id, after.id])).toEqual([]);
+  });
+
+  it("an invocation that began before it and has events after it is copied whole with it", async () => {
+    const f = await waitingChat(event("inv2", { text: "late" }));
+    const copy = await forkSession(f.userId, f.sessionId);
+    expect(await sharedUntil(f.sessionId)).toBe(2);
+    expect(await count("events", copy.id)).toBe(7);
+    expect(texts(await events(f.userId, copy.id))).toEqual(texts(await events(f.userId, f.sessionId)));
+    expect(await checkInvariants(await getDb(), [f.sessionId, copy.id])).toEqual([]);
+  });
+});
+
 describe("a chain of forks", () => {
   it("shows every shared task as <fork id>:<the id its turn was given>, however often flattening copied it", async () => {
     // 800 levels, a turn at each: ids that grew with every copy passed PostgreSQL's 2,704-byte index rows near 750.
@@ -334,17 +400,59 @@ describe("a chain of forks", () => {
   });
 });
 
-describe("a database written before task ids kept one prefix", () => {
-  /** The UPDATE statements of the migration that brought it (drizzle/<dialect>/…_share_names_task_ids.sql). */
-  function migrationUpdates() {
-    const dir = path.join("drizzle", process.env.TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
-    const file = readdirSync(dir).find((f) => f.endsWith("_share_names_task_ids.sql")) as string;
-    return readFileSync(path.join(dir, file), "utf8")
-      .split("--> statement-breakpoint")
-      .map((s) => s.replace(/^--.*$/gm, "").trim())
-      .filter((s) => s.startsWith("UPDATE"));
-  }
+/** The UPDATE statements of a migration (drizzle/<dialect>/…_<name>.sql). */
+function migrationUpdates(name: string) {
+  const dir = path.join("drizzle", process.env.TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
+  const file = readdirSync(dir).find((f) => f.endsWith(`_${name}.sql`)) as string;
+  return readFileSync(path.join(dir, file), "utf8")
+    .split("--> statement-breakpoint")
+    .map((s) => s.replace(/^--.*$/gm, "").trim())
+    .filter((s) => s.startsWith("UPDATE"));
+}
 
+describe("a database written before forks copied waiting turns", () => {
+  it("has each waiting turn in rows a fork shares or copied in canceled, as a copy's is, and the turns no fork shares left waiting", async () => {
+    const waiting = (sessionId: string, inv: string) => ({
+      ...completedTask(sessionId, inv),
+      id: `${sessionId}-${inv}`,
+      status: {
+        state: "input-required" as const,
+        timestamp: "2026-01-01T00:00:00.000Z",
+        message: { kind: "message" as const, role: "agent" as const, messageId: "m", parts: [] },
+      },
+    });
+    const f = await fixture();
+    await f.append(event("shared", { author: "user", text: "q1" }), event("own", { author: "user", text: "q2" }));
+    await saveTask(f.userId, f.sessionId, waiting(f.sessionId, "shared"));
+    await saveTask(f.userId, f.sessionId, waiting(f.sessionId, "own"));
+    // As a fork before "own" made before left it: "shared" in rows the fork shares.
+    const db = await getDb();
+    await db.run(sql`UPDATE sessions SET shared_until = 1 WHERE id = ${f.sessionId}`);
+    // As a deep fork's `flatten` left it: "copied" in rows it copied in below its own, read as a piece.
+    const g = await fixture();
+    await g.append(event("copied", { author: "user", text: "q" }));
+    await saveTask(g.userId, g.sessionId, waiting(g.sessionId, "copied"));
+    await db.run(
+      sql`UPDATE sessions SET inherited = ${JSON.stringify([{ session: g.sessionId, from: 1, to: 1 }])} WHERE id = ${g.sessionId}`,
+    );
+    expect(await checkInvariants(db, [f.sessionId, g.sessionId])).toEqual([
+      `session ${f.sessionId}: turn shared waits for a decision in rows forks share`,
+      `session ${g.sessionId}: turn copied waits for a decision in rows forks share`,
+    ]);
+    for (const statement of migrationUpdates("fork_waiting_turns")) await db.run(sql.raw(statement));
+    expect((await tasks(f.userId, f.sessionId)).map((t) => t.status)).toEqual([
+      { state: "canceled", timestamp: "2026-01-01T00:00:00.000Z" },
+      {
+        ...waiting(f.sessionId, "own").status,
+        message: { ...waiting(f.sessionId, "own").status.message, contextId: f.sessionId, taskId: `${f.sessionId}-own` },
+      },
+    ]);
+    expect((await tasks(g.userId, g.sessionId)).map((t) => t.status.state)).toEqual(["canceled"]);
+    expect(await checkInvariants(db, [f.sessionId, g.sessionId])).toEqual([]);
+  });
+});
+
+describe("a database written before task ids kept one prefix", () => {
   it("gets each copied task's id back to <fork id>:<the id its turn was given>, and finds them again", async () => {
     const f = await fixture();
     let id = f.sessionId;
@@ -365,7 +473,7 @@ describe("a database written before task ids kept one prefix", () => {
       const grown = `${copy.session_id}:${randomUUID()}:${randomUUID()}:${copy.task_id.slice(copy.session_id.length + 1)}`;
       if (i % 2 === 0) await db.run(sql`UPDATE invocations SET task_id = ${grown} WHERE task_id = ${copy.task_id}`);
     }
-    for (const statement of migrationUpdates()) await db.run(sql.raw(statement));
+    for (const statement of migrationUpdates("share_names_task_ids")) await db.run(sql.raw(statement));
     expect(await copied()).toEqual(copies);
     for (const task of await tasks(f.userId, id)) expect((await getTask(f.userId, task.id)).id).toBe(task.id);
   }, 60_000);

@@ -13,12 +13,17 @@ function pretty(value: unknown) {
   return JSON.stringify(value, null, 2);
 }
 
-/** Where a call stands with the user: waiting for a decision, or approved or denied. */
-type Approval = { state: "waiting" } | { state: "approved"; always: boolean } | { state: "denied"; reason?: string };
+/** Where a call stands with the user: waiting for a decision, never decided (it can no longer be), or approved or denied. */
+type Approval =
+  | { state: "waiting" }
+  | { state: "undecided" }
+  | { state: "approved"; always: boolean }
+  | { state: "denied"; reason?: string };
 
 function statusOf(response: unknown, approval?: Approval) {
   if (approval?.state === "denied") return approval.reason ? `denied: ${approval.reason}` : "denied";
   if (response !== undefined) return approval?.state === "approved" ? "approved · done" : "done";
+  if (approval?.state === "undecided") return "not decided";
   return approval?.state === "waiting" ? "waiting for your decision" : "running…";
 }
 
@@ -182,6 +187,7 @@ export function AgentParts({
   messages,
   partial,
   rewound,
+  ended,
   decide,
 }: {
   sessionId: string;
@@ -189,6 +195,8 @@ export function AgentParts({
   partial?: string;
   /** The turn is rewound: its calls that acted in the world say a rewind did not undo them. */
   rewound?: boolean;
+  /** The turn's task ended: a call of it still waiting for a decision never ran, and never will. */
+  ended?: boolean;
   /** Sends the decision on the turn's waiting calls; absent when they cannot be decided here (a rewound or earlier turn). */
   decide?: (data: Record<string, unknown>) => void;
 }) {
@@ -196,6 +204,7 @@ export function AgentParts({
   const all = blocks(messages);
   const waiting = all.flatMap((b) => (b.kind === "tool" && b.approval?.state === "waiting" ? [b.id] : []));
   const decisions = useDecisions(waiting, decide);
+  const undecided = rewound || ended;
   return (
     <>
       {all.map((block) =>
@@ -205,7 +214,7 @@ export function AgentParts({
               name={block.name}
               args={block.args}
               response={block.response}
-              approval={block.approval}
+              approval={block.approval?.state === "waiting" && undecided ? { state: "undecided" } : block.approval}
               inWorld={block.inWorld}
               rewound={rewound}
             />
@@ -219,7 +228,7 @@ export function AgentParts({
                   onDecide={(decision) => decisions.record(block.id, decision)}
                 />
               ) : (
-                <p className="text-xs text-zinc-500 italic">{rewound ? "Not decided: it never ran" : "Waiting for a decision"}</p>
+                <p className="text-xs text-zinc-500 italic">{undecided ? "Not decided: it never ran" : "Waiting for a decision"}</p>
               ))}
           </div>
         ) : block.error ? (

@@ -3,7 +3,7 @@
 import { LoaderCircle, RefreshCw } from "lucide-react";
 import { messageText } from "@/lib/task/convert";
 import { invocationIdOf } from "@/lib/task/metadata";
-import type { Task } from "@/lib/task/types";
+import type { Task, TaskState } from "@/lib/task/types";
 import { cn } from "../ui/cn";
 import { Menu, MenuItem } from "../ui/menu";
 import { AgentParts, replyText } from "./agent-parts";
@@ -13,6 +13,9 @@ import { siblingsOf } from "./turn-rows";
 import type { TurnActions } from "./use-turn-actions";
 import { UserMessage } from "./user-message";
 import { VersionPager } from "./version-pager";
+
+/** The states a task never leaves. */
+const ENDED: TaskState[] = ["completed", "canceled", "failed", "rejected"];
 
 /** One invocation: the user's message and everything the agent answered. */
 export function TurnView({
@@ -45,6 +48,8 @@ export function TurnView({
   const live = partial !== undefined || stopped;
   // Only the chat's last turn can be decided: a rewind or a later turn leaves its waiting calls never run.
   const decidable = isLast && !rewound && !disabled && task.status.state === "input-required";
+  // A copy's waiting turn (a fork's, an import's) is stored canceled: no decision can come there any more.
+  const ended = ENDED.includes(task.status.state);
   const siblings = rewound || !actions ? null : siblingsOf(task);
   const pager = siblings && actions && <VersionPager siblings={siblings} disabled={disabled} onSwitch={actions.switchTo} />;
   const userText = user ? messageText(user) : "";
@@ -75,6 +80,7 @@ export function TurnView({
             messages={agent}
             partial={partial}
             rewound={rewound}
+            ended={ended}
             decide={decidable && actions ? (data) => actions.decide(task, data) : undefined}
           />
           {failed && task.status.message && (

@@ -129,6 +129,8 @@ export const invocations = sqliteTable(
     // Partial: most invocations (markers, forks' copies) have neither, and a fork copies them all.
     uniqueIndex("invocations_task").on(t.taskId).where(sql`task_id IS NOT NULL`),
     uniqueIndex("invocations_session_message").on(t.sessionId, t.messageId).where(sql`message_id IS NOT NULL`),
+    // Turns waiting for a decision, which a fork copies (lib/db/tx/fork.ts); queries say it as `waitingTask` does.
+    index("invocations_waiting").on(t.sessionId, t.firstSeq).where(sql`json_extract(task, '$.status.state') = 'input-required'`),
   ],
 );
 

@@ -7,8 +7,9 @@ import { QuotaExceededError } from "@/lib/errors";
 import { forkName } from "@/lib/session/names";
 import { parseState } from "@/lib/session/state";
 import { tailOf } from "@/lib/session/versions";
+import type { Task } from "@/lib/task/types";
 import { type Executor, inBatches, typedValues } from "../database";
-import type { SessionRow } from "../rows";
+import { parseJson, type SessionRow } from "../rows";
 import type { SessionRecord } from "../types";
 import { copyArtifacts } from "./artifacts";
 import { piecesBytes, sessionBytes } from "./bytes";
@@ -22,7 +23,9 @@ import {
   inPiece,
   inPieces,
   joined,
+  type Log,
   logOf,
+  ownFrom,
   type Piece,
   sharedTaskIdPrefix,
 } from "./log";
@@ -30,6 +33,7 @@ import { recordedArtifacts } from "./rewind";
 import { indexStoredRows } from "./search-index";
 import { chatsOf, liveOf, sessionRecord } from "./sessions";
 import { stateBefore } from "./state";
+import { copiedStatus, waitingTask } from "./tasks";
 import { lockUser, touchUser } from "./users";
 
 /** Copies the rows of `piece` (another session's) into the fork `forkId` under the ids the fork shows for them, indexed as the fork's. */
@@ -56,6 +60,42 @@ async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Pi
     FROM invocations WHERE ${inPiece(piece, "first_seq")}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state) SELECT ${forkId}, seq, state FROM state_checkpoints WHERE ${inPiece(piece)}`);
+}
+
+/**
+ * The first seq of the source's rows below `boundary` that a fork must copy instead of sharing (`boundary` when it
+ * shares them all): a turn waiting for the user's decision, rewound or not (an Undo makes it the chat's last again),
+ * would be frozen in the source by sharing, since shared rows never change. From its first event on, then, or from
+ * the first event of any invocation with an event there, so each invocation stays stored in one place.
+ */
+async function firstUnshared(tx: Executor, source: SessionRow, log: Log, boundary: number): Promise<number> {
+  // Only the source's own rows: those it reads of other chats are shared already, and never wait.
+  const waiting = await tx.one<{ first_seq: number }>(sql`
+    SELECT first_seq FROM invocations
+    WHERE session_id = ${source.id} AND first_seq >= ${ownFrom(log)} AND first_seq < ${boundary} AND ${waitingTask(tx)}
+    ORDER BY first_seq LIMIT 1`);
+  let from = waiting ? Number(waiting.first_seq) : boundary;
+  while (from < boundary) {
+    const earliest = await tx.one<{ seq: number | null }>(sql`
+      SELECT MIN(i.first_seq) AS seq FROM events e JOIN invocations i ON i.session_id = e.session_id AND i.invocation_id = e.invocation_id
+      WHERE e.session_id = ${source.id} AND e.seq >= ${from} AND e.seq < ${boundary}`);
+    if (Number(earliest?.seq ?? from) >= from) break;
+    from = Number(earliest?.seq);
+  }
+  return from;
+}
+
+/** The source's rows of `piece` as the fork's own: copied as `copyPiece` does, each waiting turn canceled (a copy never waits). */
+async function copyOwn(tx: Executor, forkId: string, userId: string, piece: Piece) {
+  await copyPiece(tx, forkId, userId, piece);
+  const waiting = await tx.all<{ invocation_id: string; task: string }>(sql`
+    SELECT invocation_id, task FROM invocations WHERE session_id = ${forkId} AND first_seq >= ${piece.from} AND ${waitingTask(tx)}`);
+  for (const w of waiting) {
+    const stored = parseJson<Pick<Task, "status">>(w.task);
+    await tx.run(sql`
+      UPDATE invocations SET task = ${JSON.stringify({ ...stored, status: copiedStatus(stored.status) })}
+      WHERE session_id = ${forkId} AND invocation_id = ${w.invocation_id}`);
+  }
 }
 
 /**
@@ -116,11 +156,12 @@ export async function forkTx(
   if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
   const log = logOf(source);
   const boundary = input.invocationId ? await requireBoundary(tx, log, input.invocationId) : source.last_seq + 1;
-  // From now on the source's rows below the boundary are the fork's too: they never change again.
-  await tx.run(sql`UPDATE sessions SET shared_until = ${boundary - 1} WHERE id = ${source.id} AND shared_until < ${boundary - 1}`);
+  const unshared = await firstUnshared(tx, source, log, boundary);
+  // From now on the source's rows below that are the fork's too: they never change again.
+  await tx.run(sql`UPDATE sessions SET shared_until = ${unshared - 1} WHERE id = ${source.id} AND shared_until < ${unshared - 1}`);
   const state = input.invocationId ? await stateBefore(tx, source, boundary) : parseState(source.state);
   const id = randomUUID();
-  const { pieces: inherited, copy } = flatten(inheritedBelow(log, boundary), id);
+  const { pieces: inherited, copy } = flatten(inheritedBelow(log, unshared), id);
   const now = Date.now();
   const row = (await tx.one<SessionRow>(sql`
     INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, last_seq, tail_seq,
@@ -130,11 +171,13 @@ export async function forkTx(
       ${inherited.length ? JSON.stringify(inherited) : null}, ${now}, ${now})
     RETURNING *`)) as SessionRow;
   for (const piece of copy) await copyPiece(tx, id, userId, piece);
+  const own: Piece = { session: id, from: unshared, to: boundary - 1 };
+  if (unshared < boundary) await copyOwn(tx, id, userId, { ...own, session: source.id });
   // A fork is charged for the rows it reads of other chats as if copied: they stay on disk while it does.
   const versions = input.invocationId ? (await recordedArtifacts(tx, source, boundary)).before : null;
   const bytes =
     sessionBytes(row.state, row.initial_state, row.inherited) +
-    (await piecesBytes(tx, inherited)) +
+    (await piecesBytes(tx, unshared < boundary ? [...inherited, own] : inherited)) +
     (await copyArtifacts(tx, source.id, id, versions));
   const activity = await touchUser(tx, userId, bytes);
   const tail = tailOf(boundary - 1, await markerLinks(tx, logOf(row)));

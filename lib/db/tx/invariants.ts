@@ -8,8 +8,9 @@ import { buildInvocationTree } from "@/lib/session/versions";
 import { all, type Database, type Executor, one } from "../database";
 import type { SessionRow } from "../rows";
 import { toEvent } from "./history";
-import { eventIdIn, inPieces, joined, lastSeqIn, logOf } from "./log";
+import { eventIdIn, inPieces, joined, lastSeqIn, logOf, ownFrom } from "./log";
 import { ownerKey } from "./search-index";
+import { waitingTask } from "./tasks";
 
 interface EventRow {
   session_id: string;
@@ -39,6 +40,7 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
       if (s.import_lease_until !== null) continue;
       if (s.deleted_at === null) await checkSession(tx, s, problems);
       else await checkTombstone(tx, s, sessions, problems);
+      await checkNoneWaitsShared(tx, s, problems);
       if (s.search_indexed) await checkSearchRows(tx, s, problems);
     }
     if (tx.dialect.name === "sqlite" && !only) {
@@ -54,6 +56,14 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
     if (!only) await checkBlobs(tx, problems);
     return problems;
   });
+}
+
+/** A turn waiting for a decision is never in rows forks share (they copy it): it could be decided nowhere (lib/db/tx/fork.ts). */
+async function checkNoneWaitsShared(tx: Executor, s: SessionRow, problems: string[]) {
+  const shared = Math.max(Number(s.shared_until), ownFrom(logOf(s)) - 1);
+  const frozen = await tx.all<{ invocation_id: string }>(sql`
+    SELECT invocation_id FROM invocations WHERE session_id = ${s.id} AND first_seq <= ${shared} AND ${waitingTask(tx)}`);
+  for (const f of frozen) problems.push(`session ${s.id}: turn ${f.invocation_id} waits for a decision in rows forks share`);
 }
 
 /** A deleted chat kept for its forks: live chats read it, and it holds only rows they read. */

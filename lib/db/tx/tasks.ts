@@ -82,3 +82,14 @@ export async function taskOfMessage(tx: Executor, session: SessionRow, found: Ta
  */
 export const copiedStatus = (status: Task["status"]): Task["status"] =>
   status.state === "input-required" ? { state: "canceled", timestamp: status.timestamp } : status;
+
+/**
+ * Rows of `invocations` whose task waits for the user's decision: the predicate of the partial index
+ * `invocations_waiting` (lib/db/schema), word for word, so a query that says it reads that small index.
+ */
+export const waitingTask = (tx: Executor) =>
+  sql.raw(
+    tx.dialect.name === "sqlite"
+      ? "json_extract(task, '$.status.state') = 'input-required'"
+      : "(CAST(task AS jsonb) #>> '{status,state}') = 'input-required'",
+  );
