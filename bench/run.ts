@@ -5,7 +5,8 @@
  * `-- --load`: the load bench (bench/load-<dialect>.json); `-- --turns`: a turn's cost in-process
  * (bench/turns-<dialect>.json); `-- --hardening`: heavy requests and what another user waits meanwhile, and
  * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
- * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json).
+ * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json);
+ * `-- --tools`: the approval gate's cost and a decision's way from instance B to a tab on A (bench/tools-<dialect>.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,7 +16,7 @@ import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
 import { authBench } from "./auth";
-import { AUTH, DIALECT, HARDENING, LOAD, label, MAP, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TURNS } from "./env";
+import { AUTH, DIALECT, HARDENING, LOAD, label, MAP, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TOOLS, TURNS } from "./env";
 import { buildSession } from "./fixtures";
 import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
@@ -26,6 +27,7 @@ import { Results } from "./results";
 import { searchBench } from "./search";
 import { build, run, type Server, startServer } from "./servers";
 import { type Built, storeBench } from "./store";
+import { toolsBench } from "./tools";
 import { turnsBench } from "./turns";
 
 async function benchSizes(results: Results) {
@@ -116,6 +118,22 @@ async function main() {
         path.join(ROOT, `bench/search-${DIALECT}.json`),
         JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2),
       );
+      return;
+    }
+    if (TOOLS) {
+      build();
+      const servers: Server[] = [];
+      for (let i = 0; i < (postgres ? 2 : 1); i++) servers.push(await startServer(PORT + i));
+      try {
+        const tools = await toolsBench(servers.map((s) => s.base));
+        console.log(`\nTools on ${DIALECT} (ms):`, tools);
+        writeFileSync(
+          path.join(ROOT, `bench/tools-${DIALECT}.json`),
+          JSON.stringify({ date: new Date().toISOString(), ...tools }, null, 2),
+        );
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
       return;
     }
     if (TURNS) {

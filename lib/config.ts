@@ -17,11 +17,40 @@ export interface ModelAgentConfig {
   baseURL: string;
   model: string;
   apiKey?: string;
+  /** Its MCP tool servers (docs/api.md, "Configuration"). */
+  mcp: McpServerConfig[];
 }
+
+/** Whether a tool's call runs at once (`always`), waits for the user's decision (`ask`) or is refused (`never`). */
+export type Approval = "always" | "ask" | "never";
+
+/** An MCP tool server of an agent: streamable HTTP, a stdio command, or the built-in todo list. */
+export interface McpServerConfig {
+  name: string;
+  transport:
+    | { kind: "http"; url: string; headers: Record<string, string> }
+    | { kind: "stdio"; command: string; args: string[]; env: Record<string, string> }
+    | { kind: "builtin" };
+  /** The approval of its tools, unless `tools` names one. */
+  approval: Approval;
+  tools: Record<string, Approval>;
+  /** How long connecting, listing tools or one call may take before it ends as a tool error. */
+  timeoutMs: number;
+}
+
+/** The built-in todo list (lib/agent/mcp/todo-server.ts): the demo agent's, and the `assistant`'s. Listing needs no approval. */
+export const BUILTIN_TODOS: McpServerConfig = {
+  name: "todos",
+  transport: { kind: "builtin" },
+  approval: "ask",
+  tools: { list_todos: "always" },
+  timeoutMs: 30_000,
+};
 
 const DEFAULT_INSTRUCTION =
   "You are a helpful assistant in Retrace, a chat app. You can keep session state with update_state/load_state " +
-  "and files with save_artifact/load_artifact. Use the tools when the user asks you to remember, recall, save or open something.";
+  "and files with save_artifact/load_artifact. Use the tools when the user asks you to remember, recall, save or open something, " +
+  "and the other tools you are given when the user asks for what they do.";
 
 const agentName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, "agent names are lowercase letters, digits, - and _");
 const appState = z
@@ -34,6 +63,32 @@ const appState = z
       if (!isAppKey(key)) ctx.addIssue({ code: "custom", path: [key], message: "app_state keys start with app:" });
     }
   });
+const approval = z.enum(["always", "ask", "never"], "approval is always, ask or never");
+const serverFields = {
+  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,29}$/, "MCP server names are lowercase letters, digits, - and _ (max 30)"),
+  approval: approval.default("ask"),
+  tools: z.record(z.string().min(1), z.strictObject({ approval })).default({}),
+  timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
+};
+/** An MCP server: exactly one of `url` (with `headers`), `command` (with `args`, `env`) or `builtin`. */
+const mcpServer = z
+  .strictObject({
+    ...serverFields,
+    url: z.url().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    builtin: z.literal("todos").optional(),
+  })
+  .superRefine((server, ctx) => {
+    const kinds = [server.url, server.command, server.builtin].filter((v) => v !== undefined).length;
+    if (kinds !== 1) ctx.addIssue({ code: "custom", message: "an MCP server has exactly one of url, command or builtin" });
+    if (server.headers && server.url === undefined) ctx.addIssue({ code: "custom", path: ["headers"], message: "headers go with url" });
+    if ((server.args || server.env) && server.command === undefined) {
+      ctx.addIssue({ code: "custom", path: [server.args ? "args" : "env"], message: "args and env go with command" });
+    }
+  });
 const modelAgentEntry = z.strictObject({
   name: agentName.refine((n) => n !== DEMO_AGENT, "the demo agent is built in"),
   description: z.string().default("An OpenAI-compatible model"),
@@ -41,6 +96,10 @@ const modelAgentEntry = z.strictObject({
   base_url: z.url(),
   model: z.string().min(1),
   api_key_env: z.string().optional(),
+  mcp: z
+    .array(mcpServer)
+    .default([])
+    .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, "two MCP servers of an agent share a name"),
 });
 /** AGENTS_FILE: a list of model agents, or `{agents, app_state}` with app-wide state per agent. */
 const agentsList = z.array(modelAgentEntry);
@@ -122,6 +181,37 @@ class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** `${NAME}` in a header or environment value, replaced by that variable; an unset one stops start-up. */
+function interpolate(values: Record<string, string>, env: NodeJS.ProcessEnv, where: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [
+      key,
+      value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+        const found = env[name];
+        if (!found) throw new ConfigError(`${where}.${key}: environment variable ${name} is not set`);
+        return found;
+      }),
+    ]),
+  );
+}
+
+function mcpConfig(server: z.infer<typeof mcpServer>, env: NodeJS.ProcessEnv, where: string): McpServerConfig {
+  const common = {
+    name: server.name,
+    approval: server.approval,
+    tools: Object.fromEntries(Object.entries(server.tools).map(([tool, t]) => [tool, t.approval])),
+    timeoutMs: server.timeout_ms,
+  };
+  if (server.url !== undefined) {
+    return { ...common, transport: { kind: "http", url: server.url, headers: interpolate(server.headers ?? {}, env, `${where}.headers`) } };
+  }
+  if (server.command !== undefined) {
+    const processEnv = interpolate(server.env ?? {}, env, `${where}.env`);
+    return { ...common, transport: { kind: "stdio", command: server.command, args: server.args ?? [], env: processEnv } };
+  }
+  return { ...common, transport: { kind: "builtin" } };
+}
+
 function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
   let raw: unknown;
   try {
@@ -134,13 +224,14 @@ function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
     : agentsObject.safeParse(raw);
   if (!parsed.success) throw new ConfigError(`AGENTS_FILE ${file}: ${issuesText(parsed.error)}`);
   const { agents, app_state } = parsed.data;
-  const agentsConfig = agents.map((a) => ({
+  const agentsConfig = agents.map((a, i) => ({
     name: a.name,
     description: a.description,
     instruction: a.instruction,
     baseURL: a.base_url,
     model: a.model,
     apiKey: a.api_key_env ? env[a.api_key_env] : undefined,
+    mcp: a.mcp.map((server, j) => mcpConfig(server, env, `AGENTS_FILE ${file}: ${i}.mcp.${j}`)),
   }));
   return { agents: agentsConfig, appState: app_state };
 }
@@ -163,6 +254,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       baseURL: e.OPENAI_BASE_URL,
       model: e.OPENAI_MODEL,
       apiKey: e.OPENAI_API_KEY,
+      mcp: [BUILTIN_TODOS],
     });
   }
   const file = e.AGENTS_FILE ? readAgentsFile(e.AGENTS_FILE, env) : { agents: [], appState: {} };

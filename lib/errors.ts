@@ -62,6 +62,13 @@ export class HistoryChangedError extends AppError {
   }
 }
 
+/** A send into a chat whose last turn waits for the user's decision on a tool call (docs/semantics.md, "Tools"). */
+export class ApprovalPendingError extends AppError {
+  constructor() {
+    super(409, "approval_pending", "A tool call is waiting for your decision: approve or deny it first (or rewind the chat).");
+  }
+}
+
 export class InvalidReferenceError extends AppError {
   constructor(message: string) {
     super(422, "invalid_reference", message);

@@ -19,6 +19,56 @@ function agentsFile(content: unknown) {
 }
 
 describe("configuration, validated at start-up", () => {
+  it("AGENTS_FILE mcp: HTTP servers with headers from the environment, stdio commands, the built-in todo list; approvals default to ask", () => {
+    const agent = {
+      name: "local",
+      base_url: "http://localhost:11434/v1",
+      model: "llama3.1",
+      mcp: [
+        {
+          name: "github",
+          url: "https://mcp.example.com/mcp",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the agents file's own ${VAR} syntax
+          headers: { Authorization: "Bearer ${MCP_TOKEN}" },
+          tools: { delete_repo: { approval: "never" } },
+        },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the agents file's own ${VAR} syntax
+        { name: "files", command: "node", args: ["server.mjs"], env: { ROOT: "${HOME_DIR}/notes" }, approval: "always", timeout_ms: 5000 },
+        { name: "todos", builtin: "todos" },
+      ],
+    };
+    const [parsed] = parseConfig(env({ AGENTS_FILE: agentsFile([agent]), MCP_TOKEN: "t0k", HOME_DIR: "/srv" })).modelAgents;
+    expect(parsed.mcp).toEqual([
+      {
+        name: "github",
+        transport: { kind: "http", url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer t0k" } },
+        approval: "ask",
+        tools: { delete_repo: "never" },
+        timeoutMs: 30_000,
+      },
+      {
+        name: "files",
+        transport: { kind: "stdio", command: "node", args: ["server.mjs"], env: { ROOT: "/srv/notes" } },
+        approval: "always",
+        tools: {},
+        timeoutMs: 5000,
+      },
+      { name: "todos", transport: { kind: "builtin" }, approval: "ask", tools: {}, timeoutMs: 30_000 },
+    ]);
+    const bad = (mcp: unknown[]) => () => parseConfig(env({ AGENTS_FILE: agentsFile([{ ...agent, mcp }]) }));
+    expect(bad([agent.mcp[0]])).toThrow(/0\.mcp\.0\.headers\.Authorization: environment variable MCP_TOKEN is not set/);
+    expect(bad([{ name: "x", url: "https://a.example", approval: "sometimes" }])).toThrow(/approval is always, ask or never/);
+    expect(bad([{ name: "Bad Name", command: "node" }])).toThrow(/MCP server names are lowercase/);
+    expect(
+      bad([
+        { name: "x", command: "node" },
+        { name: "x", builtin: "todos" },
+      ]),
+    ).toThrow(/two MCP servers of an agent share a name/);
+    expect(bad([{ name: "x", command: "node", url: "https://a.example" }])).toThrow(/exactly one of url, command or builtin/);
+    expect(bad([{ name: "x", command: "node", headers: {} }])).toThrow(/headers go with url/);
+  });
+
   it("defaults to the embedded SQLite file and the documented limits; an empty variable is unset", () => {
     const config = parseConfig(env({ DATABASE_URL: "", PORT: "" }));
     expect(config.database).toEqual({ kind: "sqlite", path: "data/retrace.db" });

@@ -202,6 +202,7 @@ describe("demo agent: turns on the real store", () => {
     const slowTool: Agent = {
       name: "demo",
       description: "",
+      mcp: [],
       async *run(ctx) {
         yield { type: "event", parts: [{ function_call: { id: "c1", name: "load_state", args: { key: "k" } } }] };
         calling();
@@ -244,6 +245,7 @@ describe("demo agent: turns on the real store", () => {
     const broken: Agent = {
       name: "demo",
       description: "",
+      mcp: [],
       async *run() {
         yield { type: "event", parts: [{ function_call: { id: "c1", name: "update_state", args: {} } }] };
         throw new Error("model endpoint unreachable");

@@ -1,14 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decideTurn } from "@/lib/agent/decisions";
+import { closeConnections } from "@/lib/agent/mcp/connections";
 import { modelAgent } from "@/lib/agent/model-agent";
 import { cancelTurn, startTurn } from "@/lib/agent/runtime";
 import { getSession, listEvents } from "@/lib/db/queries";
 import { fixture } from "./helpers";
+import { httpConfig, httpToolServer } from "./support/mcp-servers";
 
 // A minimal OpenAI-compatible streaming endpoint: a tool call for "remember K is V", the tool
 // result echoed once a tool answered, 401 for "fail", otherwise a slow stream of words.
 let server: Server;
+/** Every request body the fake endpoint got, in order. */
+const requests: unknown[] = [];
 let port = 0;
 
 const sse = (res: ServerResponse, delta: object, finish: string | null = null) =>
@@ -19,6 +24,7 @@ const sse = (res: ServerResponse, delta: object, finish: string | null = null) =
 async function completions(req: IncomingMessage, res: ServerResponse) {
   let body = "";
   for await (const chunk of req) body += chunk;
+  requests.push(JSON.parse(body));
   const messages: { role: string; content: unknown }[] = JSON.parse(body).messages;
   const last = messages.at(-1)!;
   const text = typeof last.content === "string" ? last.content : "";
@@ -26,8 +32,16 @@ async function completions(req: IncomingMessage, res: ServerResponse) {
     return res.writeHead(401, { "content-type": "application/json" }).end('{"error":{"message":"Incorrect API key"}}');
   res.writeHead(200, { "content-type": "text/event-stream" });
   const remember = text.match(/^remember (\S+) is (.+)$/);
+  const note = text.match(/^record (.+)$/);
   if (last.role === "tool") sse(res, { content: `Done: ${JSON.stringify(last.content)}` }, "stop");
-  else if (remember) {
+  else if (note) {
+    const args = JSON.stringify({ note: note[1] });
+    sse(
+      res,
+      { tool_calls: [{ index: 0, id: "call_9", type: "function", function: { name: "world__record", arguments: args } }] },
+      "tool_calls",
+    );
+  } else if (remember) {
     const args = JSON.stringify({ key: remember[1], value: remember[2] });
     sse(
       res,
@@ -54,9 +68,47 @@ afterAll(() => {
 });
 
 const agent = () =>
-  modelAgent({ name: "assistant", description: "", instruction: "", baseURL: `http://127.0.0.1:${port}/v1`, model: "fake", apiKey: "k" });
+  modelAgent({
+    name: "assistant",
+    description: "",
+    instruction: "",
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    model: "fake",
+    apiKey: "k",
+    mcp: [],
+  });
 
 describe("model agent through the runtime", () => {
+  it("an MCP call that waits for approval: the model is offered the server's tools, and after approval sees the result, never the confirmation", async () => {
+    const tools = await httpToolServer();
+    const world = httpConfig(tools, { approval: "ask" });
+    try {
+      const f = await fixture({}, "assistant");
+      const withTools = modelAgent({
+        name: "assistant",
+        description: "",
+        instruction: "",
+        baseURL: `http://127.0.0.1:${port}/v1`,
+        model: "fake",
+        mcp: [world],
+      });
+      const paused = await (await startTurn({ ...f, agent: withTools, text: "record milk" })).done;
+      expect(paused.status.state).toBe("input-required");
+      expect(tools.calls).toEqual([]);
+      const resumed = await decideTurn({ userId: f.userId, agent: withTools, taskId: paused.id, decision: { decision_type: "approve" } });
+      const done = await ("task" in resumed ? resumed.task : resumed.done);
+      expect(done.status.state).toBe("completed");
+      expect(tools.calls).toEqual(["milk"]);
+      expect(done.history?.at(-1)?.parts[0]).toMatchObject({ kind: "text", text: expect.stringContaining("recorded milk") });
+      const sent = requests.at(-1) as { messages: { role: string; content: unknown; tool_calls?: { function: { name: string } }[] }[] };
+      expect(sent.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+      expect(sent.messages[2].tool_calls?.map((c) => c.function.name)).toEqual(["world__record"]);
+    } finally {
+      await closeConnections([world]);
+      await tools.close();
+    }
+  });
+
   it("turns a tool call into call, response (with its state delta) and final text events", async () => {
     const f = await fixture({}, "assistant");
     const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: agent(), text: "remember color is red" })).done;
@@ -88,6 +140,7 @@ describe("model agent through the runtime", () => {
       instruction: "",
       baseURL: `http://127.0.0.1:${deadPort}/v1`,
       model: "fake",
+      mcp: [],
     });
     const task = await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: unreachable, text: "hello" })).done;
     expect(task.status.state).toBe("failed");

@@ -16,6 +16,7 @@ import { ChatHeader, ForkBanner } from "./chat-header";
 import { Composer } from "./composer";
 import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
+import { useEffectsWarning } from "./effects-warning";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { useAnnounceReplies } from "./reply-announcer";
 import { useShowTurnRequests } from "./show-turn";
@@ -23,6 +24,9 @@ import { StatePanel } from "./state-panel";
 import { useComposerText } from "./use-composer-text";
 import { isRunning, useLiveTurn } from "./use-live-turn";
 import { useTurnActions } from "./use-turn-actions";
+
+/** How often a chat whose last turn waits for a decision reads its session again. */
+const DECISION_POLL_MS = 400;
 
 /** A chat: header, its turns (from the session's tasks) and the live turn, the composer, and the state panel. */
 export function Chat({
@@ -82,7 +86,18 @@ export function Chat({
 
   // The server's tasks belong to the session it rendered; a chat created here has no cache entry yet, so it fetches.
   const tasks = useTasksQuery(sessionId, showRewound, sessionId === session?.id ? initialTasks : undefined);
-  const current = useSessionQuery(sessionId, session ?? undefined).data;
+  // The chat's last turn waits for the user's decision on a tool call (docs/semantics.md, "Tools").
+  const shownTasks = tasks.data?.filter((t) => t.metadata?.rewound !== true);
+  const waiting = shownTasks?.at(-1)?.status.state === "input-required";
+  // A decision given elsewhere (another tab, browser or A2A client) resumes the turn: polled, so it streams here within a second.
+  const current = useSessionQuery(sessionId, session ?? undefined, waiting ? DECISION_POLL_MS : undefined).data;
+  const changedAt = current?.updated_at;
+  const refreshWaiting = useEffectEvent(() => {
+    if (waiting && sessionId) void refresh(sessionId);
+  });
+  useEffect(() => {
+    if (changedAt) refreshWaiting();
+  }, [changedAt]);
 
   // The tab shows the chat's current name: automatic names change after turns and rewinds (both refetch the session).
   const title = current?.name ?? "Retrace";
@@ -139,6 +154,7 @@ export function Chat({
     return () => window.removeEventListener("keydown", stopOnEscape);
   }, [running]);
 
+  const warning = useEffectsWarning();
   const actions = useTurnActions({
     sessionId,
     busy,
@@ -146,6 +162,8 @@ export function Chat({
     setText,
     draft: () => composerRef.current?.value ?? "",
     send: (message, rewindFirst) => void turn.send(message, rewindFirst),
+    decide: (task, data) => void turn.decide(task, data),
+    confirmEffects: warning.confirm,
   });
 
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = tasks;
@@ -202,11 +220,13 @@ export function Chat({
             onSend={send}
             onStop={turn.stop}
             streaming={running}
-            canSend={!busy && online}
+            canSend={!busy && online && !waiting}
+            waiting={waiting}
             disabled={!composerReady}
           />
         </div>
       </div>
+      {warning.dialog}
       <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
         <StatePanel sessionId={sessionId} />
       </div>

@@ -16,9 +16,11 @@ export const Composer = forwardRef<
     streaming: boolean;
     /** False while anything else runs (a stopped turn's cancel, a rewind): typing goes on, sending waits. */
     canSend: boolean;
+    /** The chat's last turn waits for the user's decision on a tool call: typing goes on, sending waits for it. */
+    waiting?: boolean;
     disabled?: boolean;
   }
->(function Composer({ value, onChange, onSend, onStop, streaming, canSend, disabled }, ref) {
+>(function Composer({ value, onChange, onSend, onStop, streaming, canSend, waiting, disabled }, ref) {
   const ready = !streaming && canSend && !disabled && value.trim() !== "";
   // A phone's keyboard has no Shift+Enter to speak of.
   const touch = useTouch();
@@ -33,7 +35,13 @@ export const Composer = forwardRef<
       <textarea
         ref={ref}
         aria-label="Message"
-        placeholder={touch ? "Message the agent…" : "Message the agent… (Enter to send, Shift+Enter for a new line)"}
+        placeholder={
+          waiting
+            ? "Approve or deny the tool call above to go on (or rewind)"
+            : touch
+              ? "Message the agent…"
+              : "Message the agent… (Enter to send, Shift+Enter for a new line)"
+        }
         rows={1}
         value={value}
         disabled={disabled}

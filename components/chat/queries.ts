@@ -12,13 +12,17 @@ import type { Task } from "@/lib/task/types";
 /** Loaded pages of a listing, the latest first (older pages are "next": refetching walks back from the latest). */
 type Pages<T> = InfiniteData<ApiPage<T>, string | null>;
 
-/** The session (name, lineage, merged state): one query, shared by the chat's header and its state panel. */
-export function useSessionQuery(sessionId: string | null, initial?: SessionRecord) {
+/**
+ * The session (name, lineage, merged state): one query, shared by the chat's header and its state panel. `poll`
+ * reads it again every that many milliseconds (a chat waiting for a decision another tab or client may give).
+ */
+export function useSessionQuery(sessionId: string | null, initial?: SessionRecord, poll?: number) {
   return useQuery({
     queryKey: queryKeys.session(sessionId ?? ""),
     queryFn: () => fetchSession(sessionId!),
     enabled: Boolean(sessionId),
     initialData: initial,
+    refetchInterval: poll,
   });
 }
 

@@ -42,6 +42,8 @@ export function TurnView({
   const invocationId = invocationIdOf(task);
   const failed = task.status.state === "failed" && !agent.some((m) => m.metadata?.kagent_error);
   const live = partial !== undefined || stopped;
+  // Only the chat's last turn can be decided: a rewind or a later turn leaves its waiting calls never run.
+  const decidable = isLast && !rewound && !disabled && task.status.state === "input-required";
   const siblings = rewound || !actions ? null : siblingsOf(task);
   const pager = siblings && actions && <VersionPager siblings={siblings} disabled={disabled} onSwitch={actions.switchTo} />;
   const userText = user ? messageText(user) : "";
@@ -67,7 +69,13 @@ export function TurnView({
       {(agent.length > 0 || partial || failed || stopped) && <h2 className="sr-only">{author} said:</h2>}
       {(agent.length > 0 || partial || failed || stopped) && (
         <div data-testid="agent-message" className="group relative">
-          <AgentParts sessionId={sessionId} messages={agent} partial={partial} />
+          <AgentParts
+            sessionId={sessionId}
+            messages={agent}
+            partial={partial}
+            rewound={rewound}
+            decide={decidable && actions ? (data) => actions.decide(task, data) : undefined}
+          />
           {failed && task.status.message && (
             <p role="alert" className="text-sm text-red-600 dark:text-red-400">
               {messageText(task.status.message)}

@@ -37,8 +37,11 @@ export interface FailedSend {
   error: string;
 }
 
-/** States a task does not leave. */
-const ENDED = new Set<TaskState>(["completed", "canceled", "failed", "rejected"]);
+/** States that end a turn's run: `input-required` waits for the user's decision, which runs it again. */
+const ENDED = new Set<TaskState>(["completed", "canceled", "failed", "rejected", "input-required"]);
+
+/** The update that ends a run: v1.0 frames (which the SDK translates) say so by their state alone. */
+const isFinal = (event: TaskStatusUpdateEvent) => event.final || ENDED.has(event.status.state);
 
 /** The live turn still runs: Stop applies (not once stopped, nor once its final frame came). */
 export const isRunning = (live: LiveTurn | null) => live !== null && !live.stopped && !ENDED.has(live.task?.status.state ?? "working");
@@ -49,11 +52,13 @@ interface Running {
   stopped: boolean;
   /** The session the turn runs in: a new chat's comes with the first frame. */
   sessionId: string | null;
+  /** Its run ended waiting for the user's decision. */
+  paused?: boolean;
 }
 
 function applyUpdate(turn: LiveTurn, event: TaskStatusUpdateEvent): LiveTurn {
   if (!turn.task) return turn;
-  if (event.final) return { ...turn, task: { ...turn.task, status: event.status }, partial: "" };
+  if (isFinal(event)) return { ...turn, task: { ...turn.task, status: event.status }, partial: "" };
   const update: Message | undefined = event.status.message;
   if (!update) return turn;
   if (update.metadata?.adk_partial) return { ...turn, partial: turn.partial + messageText(update) };
@@ -121,9 +126,11 @@ export function useLiveTurn(opts: {
         setLive((s) => s && { ...s, task: event, partial: "" });
         // Following a turn that has ended answers just its task.
         ended = ENDED.has(event.status.state);
+        turn.paused = event.status.state === "input-required";
         continue;
       }
-      ended ||= Boolean(event.final);
+      ended ||= isFinal(event);
+      if (isFinal(event) && event.status.state === "input-required") turn.paused = true;
       setLive((s) => s && applyUpdate(s, event));
       if (event.final && event.status.state === "failed") {
         notifyError(event.status.message ? messageText(event.status.message) : "The agent failed");
@@ -158,6 +165,8 @@ export function useLiveTurn(opts: {
 
   async function end(turn: Running) {
     running.current = null;
+    // A turn that waits for a decision runs again once it is given (here, in another tab, from any client): followed again then.
+    if (turn.taskId && turn.paused) known.current.delete(turn.taskId);
     // Offline, the chat cannot be read again, and its list would lack this turn: it stays shown as it is until then.
     for (let attempt = 0; ; attempt++) {
       if (navigator.onLine) {
@@ -222,6 +231,31 @@ export function useLiveTurn(opts: {
     }
   }
 
+  /**
+   * Sends the user's decision on the calls `task` waits for, and follows the turn it resumes (docs/api.md, "Tool
+   * approval"). A decision another tab or client gave first changes nothing: the answer is the task as it is.
+   */
+  async function decide(task: Task, data: Record<string, unknown>) {
+    if (running.current) return;
+    known.current.add(task.id);
+    const turn = begin(task.history?.[0] ? messageText(task.history[0]) : "", task);
+    turn.taskId = task.id;
+    try {
+      const frames = streamMessage({
+        agent: opts.agent,
+        text: "",
+        contextId: task.contextId,
+        decision: { taskId: task.id, data },
+        signal: turn.controller.signal,
+      });
+      await consumeToEnd(turn, frames);
+    } catch (error) {
+      if (!turn.controller.signal.aborted) notifyError(error);
+    } finally {
+      await end(turn);
+    }
+  }
+
   /** Ends the running turn: shown as stopped at once; cancelled now, or as soon as the server names its task. */
   function stop() {
     const turn = running.current;
@@ -233,5 +267,5 @@ export function useLiveTurn(opts: {
     if (taskId) void (navigator.onLine ? cancel(taskId) : backOnline(0).then(() => cancel(taskId)));
   }
 
-  return { live, failed, send, follow, stop, dismissFailed: () => setFailed(null) };
+  return { live, failed, send, follow, decide, stop, dismissFailed: () => setFailed(null) };
 }

@@ -5,12 +5,16 @@ import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
 import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
+import type { VersionInfo } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
+import type { ChatTree } from "@/lib/session/tree";
 import { invocationIdOf } from "@/lib/task/metadata";
+import type { Task } from "@/lib/task/types";
 import { notifyError, notifySuccess, notifyUndo } from "../ui/notify";
 import { DraftSwap } from "./draft-swap";
 import { addChat, loadedTasks, truncateTasks, useReloadChat } from "./queries";
 import { announce } from "./tab-sync";
+import { actedFrom, actedFromSiblingOf, actedIn, actedOffPath } from "./tool-effects";
 import { plural } from "./turn-rows";
 import { unwrapAction } from "./unwrap-action";
 import type { RewindFirst } from "./use-live-turn";
@@ -28,6 +32,8 @@ export interface TurnActions {
   switchTo(invocationId: string, button: "Previous version" | "Next version"): void;
   /** Shows the version holding a turn the map names, with the Undo a rewind offers; resolves once it shows. */
   showVersion(invocationId: string): Promise<void>;
+  /** Sends the decision on the calls the turn waits for (docs/api.md, "Tool approval"). */
+  decide(task: Task, data: Record<string, unknown>): void;
 }
 
 export function useTurnActions(opts: {
@@ -38,11 +44,30 @@ export function useTurnActions(opts: {
   /** What the composer holds now. */
   draft: () => string;
   send: (text: string, rewindFirst: RewindFirst) => void;
+  decide: (task: Task, data: Record<string, unknown>) => void;
+  /** Asks before a rewind hides this many calls that acted in the world (true: go on). */
+  confirmEffects: (count: number) => Promise<boolean>;
 }): TurnActions {
   const { sessionId, busy, setPending, setText } = opts;
   const router = useRouter();
   const queryClient = useQueryClient();
   const reload = useReloadChat();
+  const { confirmEffects } = opts;
+  const loaded = () => (sessionId ? loadedTasks(queryClient, sessionId) : []);
+  /** The tree, read only when the loaded turns hold calls that acted in the world (the map's and History's changes). */
+  const tree = (id: string) => api<ChatTree>(`/api/sessions/${encodeURIComponent(id)}/tree`);
+  async function actedBySwitching(invocationId: string) {
+    const tasks = loaded();
+    return sessionId && actedIn(tasks) > 0 ? actedOffPath(tasks, await tree(sessionId), invocationId, true) : 0;
+  }
+  /** Restoring the head a marker ended: the turns not on that head's path are hidden. */
+  async function actedByRestoring(markerInvocationId: string) {
+    const tasks = loaded();
+    if (!sessionId || actedIn(tasks) === 0) return 0;
+    const heads = await api<VersionInfo[]>(`/api/sessions/${encodeURIComponent(sessionId)}/versions`);
+    const head = heads.find((h) => h.marker_invocation_id === markerInvocationId);
+    return head ? actedOffPath(tasks, await tree(sessionId), head.last_invocation_id) : 0;
+  }
 
   /** Runs a rewind or switch, then shows the chat's new view in one render; null when it failed (the toast says why). */
   async function change<T>(run: (sessionId: string) => Promise<T>, before?: () => void): Promise<T | null> {
@@ -98,6 +123,7 @@ export function useTurnActions(opts: {
 
   return {
     async rewind(invocationId, userText) {
+      if (!(await confirmEffects(actedFrom(loaded(), invocationId)))) return;
       const result = await rewindTo(invocationId, "rewind");
       if (!result) return;
       // The rewound message goes into the composer, unless it holds a draft: that stays, and the toast offers to swap.
@@ -125,6 +151,7 @@ export function useTurnActions(opts: {
       );
     },
     async restore(markerInvocationId, from) {
+      if (!(await confirmEffects(await actedByRestoring(markerInvocationId)))) return;
       const result = await rewindTo(markerInvocationId, "restore");
       if (!result) return;
       const title = from === "history" ? "Restored an earlier version" : "Restored the rewound turns";
@@ -132,10 +159,12 @@ export function useTurnActions(opts: {
       offerUndo(result.markerInvocationId, { title, description, undone: "Restore undone" });
     },
     async switchTo(invocationId, button) {
+      if (!(await confirmEffects(actedFromSiblingOf(loaded(), invocationId)))) return;
       focusPagerAfterSwitch({ invocationId, button });
       if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
     },
     async showVersion(invocationId) {
+      if (!(await confirmEffects(await actedBySwitching(invocationId)))) return;
       // The JSON API rather than the server action: the map's click waits for it, and Next.js's action round trip
       // took 30–130 ms on a switch the API answers in about 10 (README, "Performance").
       const result = await change((id) =>
@@ -163,8 +192,11 @@ export function useTurnActions(opts: {
         setPending(false);
       }
     },
-    resend(invocationId, text, reason) {
-      if (!sessionId || busy) return;
+    decide(task, data) {
+      if (!busy) opts.decide(task, data);
+    },
+    async resend(invocationId, text, reason) {
+      if (!sessionId || busy || !(await confirmEffects(actedFrom(loaded(), invocationId)))) return;
       truncateTasks(queryClient, sessionId, invocationId);
       opts.send(text, { invocationId, reason });
     },

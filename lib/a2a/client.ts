@@ -60,6 +60,8 @@ export async function* streamMessage(opts: {
   rewindReason?: "edit" | "regenerate";
   /** The chat's last turn as shown (null: none): the server refuses the send if it is no longer (docs/api.md). */
   lastInvocationId?: string | null;
+  /** The user's decision on the calls task `taskId` waits for: kagent's decision data part (docs/api.md, "Tool approval"). */
+  decision?: { taskId: string; data: Record<string, unknown> };
   signal?: AbortSignal;
 }): AsyncGenerator<StreamEvent> {
   const metadata = {
@@ -72,8 +74,9 @@ export async function* streamMessage(opts: {
     message: {
       messageId: newId(),
       role: "ROLE_USER",
-      parts: opts.text ? [{ text: opts.text }] : [],
+      parts: [...(opts.decision ? [{ data: opts.decision.data }] : []), ...(opts.text ? [{ text: opts.text }] : [])],
       contextId: opts.contextId,
+      taskId: opts.decision?.taskId,
       metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
     },
   });

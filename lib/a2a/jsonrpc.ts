@@ -77,7 +77,23 @@ const envelope = (id: RpcId, mapError: ErrorMapper, error: unknown) => ({ jsonrp
  * the first event is a plain JSON-RPC error (except for v0.3 `tasks/resubscribe`, which always streams)
  * and a later one a final `event: error`. A reader that goes away stops reading, never the turn.
  */
-async function sse(results: AsyncGenerator<unknown>, id: RpcId, mapError: ErrorMapper, alwaysStream: boolean): Promise<Response> {
+/**
+ * A v0.3 frame as kagent reads it: the status update that pauses a turn for the user's decision (input-required)
+ * ends its stream, so it says `final: true`; the SDK's translation says so only of the terminal states.
+ */
+function pauseIsFinal(frame: unknown): unknown {
+  const result = (frame as { result?: { kind?: string; status?: { state?: string }; final?: boolean } } | null)?.result;
+  if (result?.kind === "status-update" && result.status?.state === "input-required") result.final = true;
+  return frame;
+}
+
+async function sse(
+  results: AsyncGenerator<unknown>,
+  id: RpcId,
+  mapError: ErrorMapper,
+  alwaysStream: boolean,
+  legacy = false,
+): Promise<Response> {
   let first: IteratorResult<unknown> | undefined;
   if (!alwaysStream) {
     try {
@@ -93,7 +109,7 @@ async function sse(results: AsyncGenerator<unknown>, id: RpcId, mapError: ErrorM
         const next = first ?? (await results.next());
         first = undefined;
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
+        controller.enqueue(encoder.encode(formatSSEEvent(legacy ? pauseIsFinal(next.value) : next.value)));
       } catch (error) {
         controller.enqueue(encoder.encode(formatSSEErrorEvent(envelope(id, mapError, error))));
         controller.close();
@@ -139,7 +155,7 @@ async function serveJsonRpc(request: Request, body: string, userId: string, agen
     const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
     const result = await transport.handle(rpc, context);
     if (Symbol.asyncIterator in Object(result)) {
-      return sse(result as AsyncGenerator<unknown>, id, mapError, legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE);
+      return sse(result as AsyncGenerator<unknown>, id, mapError, legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE, legacy);
     }
     const failed = result as { error?: { code?: number } };
     if (failed.error?.code === INTERNAL_ERROR && !state.entered) {

@@ -3,12 +3,14 @@ import type { SendMessageRequest, StreamResponse } from "@a2a-js/sdk";
 import { Role } from "@a2a-js/sdk";
 import { A2AError } from "@a2a-js/sdk/errors";
 import { z } from "zod";
+import { decideTurn } from "@/lib/agent/decisions";
 import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
 import { issuesText, WrongAgentError } from "@/lib/errors";
 import type { Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@/lib/task/types";
-import { malformed, toA2AError } from "./errors";
+import { decisionOf } from "./decision";
+import { malformed, taskError, toA2AError } from "./errors";
 import { coreMessageText, toStreamResponse } from "./wire";
 
 const controlMetadata = z.looseObject({
@@ -47,6 +49,17 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
     retrace_rewind_reason: reason,
     retrace_last_invocation_id: lastInvocationId,
   } = parsed.data;
+  // The user's decision on a task waiting for one (kagent's decision data part): it resumes that task.
+  const decision = decisionOf(message);
+  if (decision) {
+    if (!message.taskId) throw malformed("A decision needs the taskId of the task that waits for it");
+    try {
+      const decided = await decideTurn({ userId, agent, taskId: message.taskId, decision });
+      return "task" in decided ? decided : { turn: decided };
+    } catch (error) {
+      throw error instanceof WrongAgentError ? malformed(error.message) : taskError(message.taskId, error);
+    }
+  }
   const text = coreMessageText(message).trim();
   if (!text && !rewindTo) throw malformed("The message has no text");
   // Proto-JSON sends an absent contextId as "".

@@ -1,14 +1,53 @@
 import { randomUUID } from "node:crypto";
+import { BUILTIN_TODOS } from "@/lib/config";
 import { DEMO_AGENT, eventText } from "@/lib/session/names";
 import type { Json } from "@/lib/session/types";
 import { userTexts } from "./context";
-import { executeTool, type ToolName } from "./tools";
-import type { Agent, AgentOutput, InvocationContext } from "./types";
+import { exposedName } from "./toolbox";
+import type { Agent, AgentOutput, CallResponses, InvocationContext } from "./types";
 
+/** A tool call the demo makes: one of the four state and file tools, or one of the built-in todo server's. */
 export type Intent =
-  | { tool: ToolName; args: Record<string, Json>; reply: (response: Record<string, Json>) => string }
+  | { tool: string; args: Record<string, Json>; reply: (response: Record<string, Json>) => string }
   | { recap: true }
   | { help: true };
+
+const todoTool = (name: string) => exposedName(BUILTIN_TODOS.name, name);
+const ADD_TODO = [
+  /^(?:please )?add (?:a )?(?:new )?(?:todo|task)(?::\s*|\s+)(.+)$/i,
+  /^(?:please )?add (.+?) to (?:my |the )?(?:todos|todo list|list)$/i,
+];
+const LIST_TODOS =
+  /^(?:please )?(?:(?:list|show)(?: me)?(?: all)?(?: my| the)? (?:todos|todo list|tasks)|(?:my )?todos|what(?: i|'|)s on my (?:todo )?list|what are my todos)$/i;
+const REMOVE_TODO = /^(?:please )?(?:remove|delete|complete|finish|tick off|done(?: with)?) (?:the )?(?:todo|task) (?:number )?#?(\d+)$/i;
+/** What the demo says of a todo call's response: what the server answered, or why nothing was done. */
+const todoReply = (done: (result: string) => string, notDone: string) => (r: Record<string, Json>) =>
+  r.denied
+    ? `OK — ${notDone}: you denied it.${typeof r.error === "string" && r.error.includes(": ") ? ` (${r.error.split(": ").slice(1).join(": ")})` : ""}`
+    : typeof r.error === "string"
+      ? `${notDone[0].toUpperCase()}${notDone.slice(1)}: ${r.error}`
+      : done(String(r.result ?? ""));
+
+/** The todo commands, checked before the state and file ones (`add todo …` is not a file to save). */
+function todoIntent(t: string): Intent | null {
+  const added = ADD_TODO.map((re) => t.match(re)).find(Boolean);
+  if (added) {
+    const text = unquote(added[1].trim());
+    return {
+      tool: todoTool("add_todo"),
+      args: { text },
+      reply: todoReply((r) => `Added **${text}**.\n\n${r.replace(/^Added\. /, "")}`, `I did not add **${text}**`),
+    };
+  }
+  if (LIST_TODOS.test(t))
+    return { tool: todoTool("list_todos"), args: {}, reply: todoReply((r) => `Your todos:\n\n${r}`, "I did not read the list") };
+  const removed = t.match(REMOVE_TODO);
+  if (removed) {
+    const number = Number(removed[1]);
+    return { tool: todoTool("remove_todo"), args: { number }, reply: todoReply((r) => `${r}.`, `I did not remove todo ${number}`) };
+  }
+  return null;
+}
 
 const NAME = String.raw`["'\x60]?([^\s"'\x60]+?)["'\x60]?`;
 const SET = new RegExp(
@@ -59,6 +98,8 @@ export function parseIntent(text: string): Intent {
     .trim()
     .replace(/\s+/g, " ")
     .replace(/[.!?]+$/, "");
+  const todo = todoIntent(t);
+  if (todo) return todo;
   let m = t.match(LOAD);
   if (m) {
     const filename = m[1];
@@ -103,7 +144,9 @@ const MAX_CHUNKS = 200;
 const HELP =
   "Hi! I'm the demo agent. I can **set** state (`set color to red`), **read** it (`what is color?`), " +
   "**save** files (`save file notes.txt with content hello`), **load** them (`load file notes.txt`) and " +
-  "**recap** what you've said. Open a message's menu to rewind or fork the chat from there.";
+  "**recap** what you've said. I also keep your **todo list** with a tool server that acts outside this chat: " +
+  "`add todo buy milk`, `list todos`, `remove todo 1` (I ask before I change it). " +
+  "Open a message's menu to rewind or fork the chat from there — a rewind does not undo what the tools did.";
 
 async function recap(ctx: InvocationContext): Promise<string> {
   const said = userTexts(await ctx.history(), ctx.invocationId);
@@ -150,15 +193,16 @@ async function* streamText(text: string, signal: AbortSignal): AsyncGenerator<Ag
 
 export const demoAgent: Agent = {
   name: DEMO_AGENT,
-  description: "An offline demo agent: sets and reads state, saves and loads files, recaps the conversation.",
-  async *run(ctx) {
+  description: "An offline demo agent: sets and reads state, saves and loads files, keeps a todo list, recaps the conversation.",
+  mcp: [BUILTIN_TODOS],
+  async *run(ctx): AsyncGenerator<AgentOutput, void, CallResponses | undefined> {
     const intent = parseIntent(eventText(ctx.userEvent));
     if ("help" in intent) return yield* streamText(HELP, ctx.signal);
     if ("recap" in intent) return yield* streamText(await recap(ctx), ctx.signal);
-    const id = `adk-${randomUUID()}`;
-    yield { type: "event", parts: [{ function_call: { id, name: intent.tool, args: intent.args } }] };
-    const result = await executeTool(ctx, intent.tool, intent.args);
-    yield { type: "event", parts: [{ function_response: { id, name: intent.tool, response: result.response } }], actions: result.actions };
-    yield* streamText(intent.reply(result.response), ctx.signal);
+    // Resumed after the user decided on its call: the runtime made (or refused) it, the reply is what is left.
+    const response =
+      ctx.resumed?.responses[0] ??
+      (yield { type: "calls", calls: [{ id: `adk-${randomUUID()}`, name: intent.tool, args: intent.args }] })?.[0];
+    yield* streamText(intent.reply(response ?? {}), ctx.signal);
   },
 };

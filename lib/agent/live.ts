@@ -26,7 +26,8 @@ const FOLLOW_POLL_MS = 2_000;
 /** How long a cancel waits for another instance's turn to end before answering with the task as it is. */
 const CANCEL_WAIT_MS = 5_000;
 
-const FINAL = new Set(["completed", "canceled", "failed", "rejected"]);
+/** States that end a turn's run: `input-required` too (it waits for the user's decision, holding nothing; a decision resumes it as a new run). */
+const FINAL = new Set(["completed", "canceled", "failed", "rejected", "input-required"]);
 const isFinal = (task: Task) => FINAL.has(task.status.state);
 
 /** A small unbounded queue: the turn runs on its own; readers may stop listening without stopping it. */

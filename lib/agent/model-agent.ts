@@ -1,23 +1,17 @@
 import "server-only";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, jsonSchema, streamText, type ToolSet, tool } from "ai";
-import { z } from "zod";
 import type { ModelAgentConfig } from "@/lib/config";
-import type { AdkEvent, Part } from "@/lib/session/types";
+import type { AdkEvent, Json, Part } from "@/lib/session/types";
 import { toModelMessages } from "./model-messages";
-import { executeTool, toolDescriptions, toolInputs } from "./tools";
-import type { Agent, AgentOutput } from "./types";
+import type { Agent, AgentOutput, CallResponses, ToolSpec } from "./types";
 
 /** Tool calls in one turn before the agent gives up, so a looping model cannot run forever. */
 const MAX_STEPS = 8;
 
-// No `execute`: the agent runs each call itself so calls and results become ADK events.
-const tools: ToolSet = Object.fromEntries(
-  Object.entries(toolInputs).map(([name, inputSchema]) => [
-    name,
-    tool({ description: toolDescriptions[name as keyof typeof toolInputs], inputSchema: jsonSchema(z.toJSONSchema(inputSchema)) }),
-  ]),
-);
+// No `execute`: the runtime runs each call, behind the approval gate, so calls and results become ADK events.
+const toolSet = (specs: ToolSpec[]): ToolSet =>
+  Object.fromEntries(specs.map((spec) => [spec.name, tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema) })]));
 
 function describeFailure(error: unknown): string {
   if (APICallError.isInstance(error)) {
@@ -33,7 +27,8 @@ export function modelAgent(config: ModelAgentConfig): Agent {
   return {
     name: config.name,
     description: config.description,
-    async *run(ctx): AsyncGenerator<AgentOutput> {
+    mcp: config.mcp,
+    async *run(ctx): AsyncGenerator<AgentOutput, void, CallResponses | undefined> {
       // Events of this turn so far, so each step's request includes its own tool calls and results.
       const turn: AdkEvent[] = [];
       const asEvent = (parts: Part[]): AdkEvent => ({
@@ -44,6 +39,7 @@ export function modelAgent(config: ModelAgentConfig): Agent {
         content: { role: "model", parts },
       });
       const history = await ctx.history();
+      const tools = toolSet(await ctx.tools());
       for (let step = 0; step < MAX_STEPS; step++) {
         const result = streamText({
           model: provider.chatModel(config.model),
@@ -71,16 +67,15 @@ export function modelAgent(config: ModelAgentConfig): Agent {
           turn.push(asEvent([{ text }]));
         }
         if (calls.length === 0) return;
-        for (const call of calls) {
-          const callPart = {
-            function_call: { id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, never> },
-          };
-          yield { type: "event", parts: [callPart] };
-          const outcome = await executeTool(ctx, call.toolName, call.input);
-          const responsePart = { function_response: { id: call.toolCallId, name: call.toolName, response: outcome.response } };
-          yield { type: "event", parts: [responsePart], actions: outcome.actions };
-          turn.push(asEvent([callPart]), asEvent([responsePart]));
-        }
+        const asked = calls.map((c) => ({ id: c.toolCallId, name: c.toolName, args: (c.input ?? {}) as Record<string, Json> }));
+        // The runtime answers with every response, or ends the turn here while a call waits for the user.
+        const responses = (yield { type: "calls", calls: asked }) ?? [];
+        asked.forEach((call, i) => {
+          turn.push(
+            asEvent([{ function_call: call }]),
+            asEvent([{ function_response: { id: call.id, name: call.name, response: responses[i] ?? {} } }]),
+          );
+        });
       }
       throw new Error(`The model kept calling tools for ${MAX_STEPS} steps; stopping this turn.`);
     },

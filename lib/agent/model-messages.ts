@@ -1,14 +1,20 @@
 import type { ModelMessage } from "ai";
+import { REQUEST_CONFIRMATION } from "@/lib/session/tools";
 import type { AdkEvent, Json } from "@/lib/session/types";
 
 /**
  * The model's view of a conversation, built from effective-history events only: user text,
- * assistant text and tool calls, and tool results, in order.
+ * assistant text and tool calls, and tool results, in order. ADK's confirmation calls are the app's
+ * business, not the model's, and a call no result answers (one that waited when the chat moved on) is left
+ * out, as chat APIs refuse a call without its result.
  */
 export function toModelMessages(events: readonly AdkEvent[]): ModelMessage[] {
   const messages: ModelMessage[] = [];
   const callIds = new Map<string, string[]>();
   let counter = 0;
+  const agentParts = events.flatMap((e) => (e.author === "user" ? [] : (e.content?.parts ?? [])));
+  const answered = new Set(agentParts.flatMap((p) => (p.function_response?.id ? [p.function_response.id] : [])));
+  const unanswered = (id: string | undefined) => id !== undefined && !answered.has(id);
 
   for (const event of events) {
     const parts = event.content?.parts ?? [];
@@ -21,6 +27,7 @@ export function toModelMessages(events: readonly AdkEvent[]): ModelMessage[] {
       if (part.text) {
         messages.push({ role: "assistant", content: [{ type: "text", text: part.text }] });
       } else if (part.function_call) {
+        if (part.function_call.name === REQUEST_CONFIRMATION || unanswered(part.function_call.id)) continue;
         const id = part.function_call.id ?? `call_${counter++}`;
         const pending = callIds.get(part.function_call.name) ?? [];
         callIds.set(part.function_call.name, [...pending, id]);

@@ -6,12 +6,15 @@ import { beginTurn, currentState } from "@/lib/db/queries";
 import type { TurnWriter } from "@/lib/db/turn-writes";
 import { StaleTurnError } from "@/lib/errors";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
+import type { PendingCall, ToolConfirmation } from "@/lib/session/tools";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
 import { agentNote, eventToMessage, messageText } from "@/lib/task/convert";
 import type { Message, Task, TaskState } from "@/lib/task/types";
+import { callRunner } from "./calls";
 import { CONTEXT_EVENTS } from "./context";
 import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
-import type { Agent } from "./types";
+import { toolbox } from "./toolbox";
+import type { Agent, CallResponses, InvocationContext } from "./types";
 
 export { cancelTurn, type TurnUpdate, watchTurn } from "./live";
 
@@ -23,6 +26,22 @@ export interface Turn {
 }
 
 const now = () => new Date().toISOString();
+
+export type EventOf = (author: string, parts: Part[], extra?: Partial<AdkEvent>, actions?: EventActions) => AdkEvent;
+
+/** The events of one invocation, as the runtime writes them. */
+export const eventsOf =
+  (invocationId: string): EventOf =>
+  (author, parts, extra = {}, actions = {}) => ({
+    id: randomUUID(),
+    invocation_id: invocationId,
+    author,
+    timestamp: Date.now() / 1000,
+    content: { role: author === "user" ? "user" : "model", parts },
+    actions: { state_delta: {}, artifact_delta: {}, ...actions },
+    ...(author === "user" ? {} : { partial: false }),
+    ...extra,
+  });
 
 /** `read`, run on the first call only. */
 function once<T>(read: () => Promise<T>): () => Promise<T> {
@@ -56,16 +75,7 @@ export async function startTurn(opts: {
   const sessionId = opts.sessionId ?? randomUUID();
   const invocationId = newInvocationId();
   const taskId = randomUUID();
-  const event = (author: string, parts: Part[], extra: Partial<AdkEvent> = {}, actions: EventActions = {}): AdkEvent => ({
-    id: randomUUID(),
-    invocation_id: invocationId,
-    author,
-    timestamp: Date.now() / 1000,
-    content: { role: author === "user" ? "user" : "model", parts },
-    actions: { state_delta: {}, artifact_delta: {}, ...actions },
-    ...(author === "user" ? {} : { partial: false }),
-    ...extra,
-  });
+  const event = eventsOf(invocationId);
   // The sender's A2A messageId is the id of the message it sent, as stored: a client finds what it sent.
   const userEvent = event("user", [{ text: opts.text }], opts.messageId ? { id: opts.messageId } : {});
   const task: Task = {
@@ -91,14 +101,16 @@ export async function startTurn(opts: {
   return runLocal({ userId, sessionId, agent, task, invocationId, event, writer: begun });
 }
 
-function runLocal(turn: {
+export function runLocal(turn: {
   userId: string;
   sessionId: string;
   agent: Agent;
   task: Task;
   invocationId: string;
-  event: (author: string, parts: Part[], extra?: Partial<AdkEvent>, actions?: EventActions) => AdkEvent;
+  event: EventOf;
   writer: TurnWriter;
+  /** A turn resumed by the user's decision on the calls it waited for (lib/agent/decisions.ts). */
+  resume?: { pending: PendingCall[]; answers: ToolConfirmation[] };
 }): Turn {
   const { userId, sessionId, agent, task, invocationId, writer } = turn;
   const taskId = task.id;
@@ -153,13 +165,9 @@ function runLocal(turn: {
     if (last?.content?.parts?.some((p) => p.text !== undefined)) last.turn_complete = true;
     return takeWaiting();
   };
-  /** Ends the turn; its last events are stored in the same transaction (one write fewer per turn). */
-  const finish = async (state: TaskState, note?: string, last: AdkEvent[] = []) => {
-    task.status = {
-      state,
-      timestamp: now(),
-      ...(note ? { message: agentNote(note, sessionId, taskId, { kagent_invocation_id: invocationId }) } : {}),
-    };
+  /** Ends the turn (or pauses it, `input-required`); its last events are stored in the same transaction (one write fewer per turn). */
+  const finish = async (state: TaskState, message?: Message, last: AdkEvent[] = []) => {
+    task.status = { state, timestamp: now(), ...(message ? { message } : {}) };
     if (lost) return task;
     for (const stored of await writer.end(task, last)) record(eventToMessage(stored, sessionId, taskId));
     return task;
@@ -174,7 +182,8 @@ function runLocal(turn: {
     };
     try {
       task.status = { state: "working", timestamp: now() };
-      const ctx = {
+      const tools = toolbox(agent.mcp);
+      const ctx: InvocationContext = {
         userId,
         sessionId,
         taskId,
@@ -183,21 +192,49 @@ function runLocal(turn: {
         userEvent: writer.event,
         history: once(() => writer.history(CONTEXT_EVENTS)),
         state: () => currentState(userId, sessionId),
+        tools: () => tools.specs(),
         signal: controller.signal,
       };
-      for await (const output of agent.run(ctx)) {
-        if (controller.signal.aborted) break;
+      const calls = callRunner({
+        ctx,
+        toolbox: tools,
+        state: writer.state,
+        event: (parts, extra, actions) => turn.event(agent.name, parts, extra, actions),
+        emit: (e) => waiting.push(e),
+        store,
+      });
+      if (turn.resume) {
+        const { pending: waited, answers } = turn.resume;
+        ctx.resumed = { calls: waited.map((p) => p.call), responses: await calls.decided(waited, answers) };
+      }
+      const steps = agent.run(ctx);
+      let answer: CallResponses | undefined;
+      for (;;) {
+        const next = await steps.next(answer);
+        answer = undefined;
+        if (next.done || controller.signal.aborted) break;
+        const output = next.value;
         if (output.type === "text-delta") {
           await store();
           pending += output.text;
           publish({ kind: "partial", message: partialMessage(task, output.text) });
-          continue;
+        } else if (output.type === "calls") {
+          pending = "";
+          const ran = await calls.run(output.calls);
+          if ("responses" in ran) answer = ran.responses;
+          else {
+            // The turn waits for the user's decision: stored, its session released, nothing kept in memory.
+            await steps.return();
+            const confirmation = calls.pause(ran.paused);
+            return await finish("input-required", eventToMessage(confirmation, sessionId, taskId), [...takeWaiting(), confirmation]);
+          }
+        } else {
+          // A text waits for what follows it (the end carries turn_complete), a call for its response; anything else is stored now.
+          const text = output.parts.some((p) => p.text !== undefined);
+          if (text) pending = "";
+          waiting.push(turn.event(agent.name, output.parts, {}, output.actions));
+          if (!text && !output.parts.some((p) => p.function_call)) await store();
         }
-        const text = output.parts.some((p) => p.text !== undefined);
-        if (text) pending = "";
-        waiting.push(turn.event(agent.name, output.parts, {}, output.actions));
-        // Anything else (a function response: the agent's next step may read the state it changed) is stored now.
-        if (!text && !output.parts.some((p) => p.function_call)) await store();
       }
       if (controller.signal.aborted) return await stop();
       return await finish("completed", undefined, completeWaiting());
@@ -210,12 +247,12 @@ function runLocal(turn: {
       // What the agent emitted last may be what could not be stored: then the failure is stored without it.
       for (const last of [[...takeWaiting(), failure], [failure]]) {
         try {
-          return await finish("failed", message, last);
+          return await finish("failed", agentNote(message, sessionId, taskId, { kagent_invocation_id: invocationId }), last);
         } catch (storeError) {
           console.error(`turn ${invocationId}: could not store the failure:`, storeError);
         }
       }
-      return finish("failed", message);
+      return finish("failed", agentNote(message, sessionId, taskId, { kagent_invocation_id: invocationId }));
     }
   };
 

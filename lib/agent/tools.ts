@@ -3,7 +3,9 @@ import { loadArtifact, saveArtifact } from "@/lib/db/queries";
 import { AppError, issuesText } from "@/lib/errors";
 import { hasKey, isAppKey } from "@/lib/session/state";
 import { isCleanText, UNCLEAN_TEXT } from "@/lib/session/text";
+import { isReservedKey } from "@/lib/session/tools";
 import type { EventActions, Json } from "@/lib/session/types";
+import { MAX_TOOL_TEXT } from "./mcp/result";
 import type { InvocationContext } from "./types";
 
 /** The four tools of ADK's rewind sample, shared by every agent. */
@@ -38,9 +40,6 @@ export interface ToolResult {
   actions?: EventActions;
 }
 
-/** The most characters of a file a tool answers with: a huge file must not flood the model or the chat. */
-const MAX_TOOL_TEXT = 20_000;
-
 /** Runs a tool; bad arguments and missing things become an error response for the model, not a crash. */
 export async function executeTool(ctx: InvocationContext, name: string, args: unknown): Promise<ToolResult> {
   if (!isToolName(name)) return { response: { error: `Unknown tool: ${name}` } };
@@ -62,6 +61,9 @@ async function run(ctx: InvocationContext, name: ToolName, args: Record<string, 
     case "update_state":
       // app: state reaches every user of the agent, so only the operator sets it.
       if (isAppKey(args.key)) return { response: { key: args.key, error: "app-wide (app:) state can only be set by the operator" } };
+      // The tools the user allowed without asking are the user's decision, never a tool's.
+      if (isReservedKey(args.key))
+        return { response: { key: args.key, error: "retrace: keys are set by the app on the user's decisions" } };
       return { response: { status: "ok", key: args.key, value: args.value }, actions: { state_delta: { [args.key]: args.value } } };
     case "load_state": {
       const state = await ctx.state();

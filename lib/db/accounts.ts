@@ -90,6 +90,7 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const { dropped, ...state } = await mergeUserState(tx, guestId, accountId);
     const fileVersions = await mergeUserFiles(tx, guestId, accountId);
     await tx.run(sql`UPDATE artifacts SET user_id = ${accountId} WHERE user_id = ${guestId}`);
+    await tx.run(sql`UPDATE todos SET user_id = ${accountId} WHERE user_id = ${guestId}`);
     const bytes = Number(guest.stored_bytes) - dropped;
     await tx.batch([clockPast(accountId, Number(guest.activity))]);
     await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${accountId}`);

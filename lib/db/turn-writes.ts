@@ -6,14 +6,16 @@ import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
 import type { RewindReason } from "@/lib/session/rewind";
-import type { AdkEvent } from "@/lib/session/types";
+import { parseState } from "@/lib/session/state";
+import type { AdkEvent, State } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Task } from "@/lib/task/types";
 import { getDb } from "./client";
 import { type Executor, one, run, ahead as sentAhead } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
-import { claimRow, claimSession, leaseMs, RELEASED, renewLease } from "./tx/claim";
+import { claimRow, claimSession, leaseFor, leaseMs, RELEASED, renewLease } from "./tx/claim";
+import { type Claimed, claimDecisionTx, refuseWhileWaiting } from "./tx/decision";
 import { readEvents } from "./tx/history";
 import { checkLastTurn } from "./tx/last-turn";
 import { type Ahead, lookAhead } from "./tx/layout";
@@ -48,6 +50,8 @@ export interface TurnWriter {
   readonly event: AdkEvent;
   /** How often `renew` must run for the lease to hold. */
   readonly renewEvery: number;
+  /** The chat's own state as the turn began (or resumed): only the turn's own events change it while it holds the chat. */
+  readonly state: State;
   /** Stores events the turn emitted; resolves with them as stored. */
   append(events: AdkEvent[]): Promise<AdkEvent[]>;
   /** Stores the turn's last events and its final task, and releases the session, together. */
@@ -62,12 +66,14 @@ function turnWriter(
   userId: string,
   sessionId: string,
   turn: string,
-  begun: { event: AdkEvent; seq: number; cursor?: LogCursor },
+  /** `seq`: where the turn's history ends; "now" for a resumed turn, whose own events so far are its history too. */
+  begun: { event: AdkEvent; seq: number | "now"; state: State; cursor?: LogCursor },
 ): TurnWriter {
   let cursor = begun.cursor;
   return {
     event: begun.event,
     renewEvery: leaseMs() / 4,
+    state: begun.state,
     async append(events) {
       const appended = await turnWrite(userId, sessionId, turn, cursor, (tx, row, tail) => appendEventsTx(tx, row, events, { tail }));
       cursor = appended.cursor;
@@ -94,7 +100,7 @@ async function begin(
     /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/tx/last-turn.ts). */
     lastInvocationId?: string | null;
   },
-): Promise<{ existing: Task } | { event: AdkEvent; seq: number; cursor?: LogCursor }> {
+): Promise<{ existing: Task } | { event: AdkEvent; seq: number; state: State; cursor?: LogCursor }> {
   const db = await getDb();
   return db.write(async (tx) => {
     const now = Date.now();
@@ -131,27 +137,47 @@ async function begin(
       await rewindTx(tx, row, input.rewindBefore.invocationId, input.rewindBefore.reason);
       row = await requireSession(tx, userId, sessionId, true);
     }
-    // Read again: the lease runs from when the locks were held, not from before waiting for them.
-    const lease = sql`turn_task_id = ${input.task.id}, turn_owner = ${input.owner}, turn_lease_until = ${Date.now() + leaseMs()}, turn_cancel = ${false}`;
+    if (!input.create) await refuseWhileWaiting(tx, row);
     const appended = await appendEventsTx(tx, row, [input.userEvent], {
-      set: lease,
+      set: leaseFor(input.task.id, input.owner),
       task: { task: input.task, messageId: input.messageId },
       ahead,
     });
-    return { event: appended.events[0], seq: row.last_seq + 1, cursor: appended.cursor };
+    return { event: appended.events[0], seq: row.last_seq + 1, state: parseState(row.state), cursor: appended.cursor };
   });
 }
 
 /**
  * A turn's history: the effective history as it was once the log reached `seq` (the turn's user event:
- * the log only grows, so later events change nothing before it), its last `limit` events.
+ * the log only grows, so later events change nothing before it; "now": as it is), its last `limit` events.
  */
-export async function historyAt(userId: string, sessionId: string, seq: number, limit: number): Promise<AdkEvent[]> {
+export async function historyAt(userId: string, sessionId: string, seq: number | "now", limit: number): Promise<AdkEvent[]> {
   const db = await getDb();
   return db.read(async (tx) => {
     const row = await requireSession(tx, userId, sessionId);
-    return (await readEvents(tx, { ...row, last_seq: seq }, "effective", { limit })).items;
+    return (await readEvents(tx, seq === "now" ? row : { ...row, last_seq: seq }, "effective", { limit })).items;
   });
+}
+
+/**
+ * Takes the user's decision on a task that waits for one (lib/db/tx/decision.ts), in one transaction; resolves
+ * with the resumed turn's writer, or the task as it is when the decision changes nothing.
+ */
+export async function beginDecision(
+  userId: string,
+  taskId: string,
+  input: Parameters<typeof claimDecisionTx>[3],
+): Promise<{ asIs: Task; running: boolean } | (Exclude<Claimed, { asIs: Task }> & { writer: TurnWriter })> {
+  const db = await getDb();
+  const claimed = await db.write((tx) => claimDecisionTx(tx, userId, taskId, input));
+  if ("asIs" in claimed) return claimed;
+  const writer = turnWriter(userId, claimed.sessionId, claimed.task.id, {
+    event: claimed.userEvent,
+    seq: "now",
+    state: claimed.state,
+    cursor: claimed.cursor,
+  });
+  return { ...claimed, writer };
 }
 
 /** The row a turn's write claims shows the columns its cursor computed the write from. */

@@ -1,3 +1,4 @@
+import { toolMark } from "@/lib/session/tools";
 import type { AdkEvent } from "@/lib/session/types";
 import type { Part as A2APart, Message, Task } from "@/lib/task/types";
 
@@ -6,12 +7,19 @@ const nonEmpty = (value: object | undefined) => (value && Object.keys(value).len
 /** One ADK event as an A2A message, carrying kagent's invocation and author metadata. */
 export function eventToMessage(event: AdkEvent, contextId: string, taskId: string): Message {
   const parts: A2APart[] = [];
+  const longRunning = new Set(Array.isArray(event.long_running_tool_ids) ? (event.long_running_tool_ids as string[]) : []);
+  // An MCP call that acts in the world, and whether its response reached it (docs/api.md, "Tool calls").
+  const mark = toolMark(event);
+  const external = mark?.external
+    ? { retrace_external: true, ...(mark.executed !== undefined ? { retrace_executed: mark.executed } : {}) }
+    : {};
   for (const part of event.content?.parts ?? []) {
     if (part.text !== undefined) parts.push({ kind: "text", text: part.text });
     else if (part.function_call) {
-      parts.push({ kind: "data", data: { ...part.function_call }, metadata: { kagent_type: "function_call" } });
+      const waits = part.function_call.id !== undefined && longRunning.has(part.function_call.id) ? { kagent_is_long_running: true } : {};
+      parts.push({ kind: "data", data: { ...part.function_call }, metadata: { kagent_type: "function_call", ...waits, ...external } });
     } else if (part.function_response) {
-      parts.push({ kind: "data", data: { ...part.function_response }, metadata: { kagent_type: "function_response" } });
+      parts.push({ kind: "data", data: { ...part.function_response }, metadata: { kagent_type: "function_response", ...external } });
     } else if (part.inline_data) {
       parts.push({ kind: "file", file: { bytes: part.inline_data.data, mimeType: part.inline_data.mime_type } });
     }

@@ -27,6 +27,7 @@ const TABLES: Record<string, string> = {
   invites: "email",
   share_links: "id",
   version_labels: "session_id, invocation_id",
+  todos: "user_id, id",
 };
 
 /** Every row of every table, in a stable order: "nothing was written" means before equals after. */

@@ -226,3 +226,17 @@ export const shareLinks = pgTable(
   },
   (t) => [uniqueIndex("share_links_token").on(t.tokenHash), index("share_links_session").on(t.sessionId)],
 );
+
+/** The built-in MCP todo server's world (lib/agent/mcp/todo-server.ts): per user, outside every chat, so no rewind touches it. */
+export const todos = pgTable(
+  "todos",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.id] })],
+);

@@ -13,6 +13,10 @@ export const leaseMs = () => config().turnLeaseMs;
 
 const INTERRUPTED = "Interrupted: the server running this turn stopped before it finished.";
 
+/** The session's columns while `taskId`'s turn holds it from `owner`, the instance running it. */
+export const leaseFor = (taskId: string, owner: string) =>
+  sql`turn_task_id = ${taskId}, turn_owner = ${owner}, turn_lease_until = ${Date.now() + leaseMs()}, turn_cancel = ${false}`;
+
 /** The session's columns once no turn holds it. */
 export const RELEASED = sql`turn_task_id = NULL, turn_owner = NULL, turn_lease_until = NULL, turn_cancel = ${false}`;
 

@@ -13,7 +13,7 @@ import { fileBytes, labelBytes } from "./bytes";
 import { invocationNode } from "./layout";
 import { inPieces, logOf, piecesIn } from "./log";
 import type { SharedVersion } from "./shares";
-import { storeTaskTx, taskColumns } from "./tasks";
+import { copiedStatus, storeTaskTx, taskColumns } from "./tasks";
 import { touchUser } from "./users";
 
 export function clean(text: string, what: string): string {
@@ -87,6 +87,7 @@ export async function insertTask(tx: Executor, row: SessionRow, record: ArchiveT
   const id = randomUUID();
   const task: Task = {
     ...(record.task as Omit<Task, "kind" | "id" | "contextId">),
+    status: copiedStatus((record.task as Pick<Task, "status">).status),
     kind: "task",
     id,
     contextId: row.id,
@@ -115,7 +116,7 @@ export async function copyTasks(tx: Executor, row: SessionRow, shared: SharedVer
       kind: "task",
       id: randomUUID(),
       contextId: row.id,
-      status: { state: status.state, timestamp: status.timestamp },
+      status: copiedStatus({ state: status.state, timestamp: status.timestamp }),
       // Only what a turn's task carries: metadata a client stored on it is not the link's to give.
       metadata: { kagent_invocation_id: invocation_id, kagent_agent: shared.agent },
     };

@@ -1,6 +1,7 @@
 /** Reading A2A tasks back: one per invocation, its history read from the invocation's events (lib/db/tasks.ts). */
 import { sql } from "drizzle-orm";
 import { walkRewinds } from "@/lib/session/effective-history";
+import { actedInWorld } from "@/lib/session/tools";
 import type { AdkEvent, Segment } from "@/lib/session/types";
 import { eventToMessage, joinHistories } from "@/lib/task/convert";
 import { invocationIdOf } from "@/lib/task/metadata";
@@ -79,14 +80,17 @@ function tasksFrom(log: Log, rows: TaskRow[], events: { session_id: string; id: 
   return rows.map((r) => {
     const stored = parseJson<StoredTask>(r.data);
     const message = stored.status.message && { ...stored.status.message, contextId: sessionId, taskId: r.id };
+    const events = byInvocation.get(r.invocation_id) ?? [];
+    // What a rewind of this turn would leave done in the world (docs/api.md, "Tasks").
+    const acted = events.filter(actedInWorld).length;
     return {
       kind: "task",
       id: r.id,
       contextId: sessionId,
       status: message ? { ...stored.status, message } : stored.status,
-      history: (byInvocation.get(r.invocation_id) ?? []).map((e) => eventToMessage(e, sessionId, r.id)),
+      history: events.map((e) => eventToMessage(e, sessionId, r.id)),
       ...(stored.artifacts ? { artifacts: stored.artifacts } : {}),
-      metadata: stored.metadata,
+      metadata: acted ? { ...stored.metadata, retrace_external_calls: acted } : stored.metadata,
     };
   });
 }

@@ -75,3 +75,10 @@ export const taskRowOfMessage = (sessionId: string, messageId: string) =>
 export async function taskOfMessage(tx: Executor, session: SessionRow, found: TaskRow | undefined): Promise<Task | null> {
   return found ? (await assemble(tx, logOf(session), [found]))[0] : null;
 }
+
+/**
+ * A task's status in a copy of its chat (an import, a shared chat's Continue): a turn that waited for a decision
+ * is canceled there, so its call can never be approved and run a second time in another chat (docs/semantics.md, "Tools").
+ */
+export const copiedStatus = (status: Task["status"]): Task["status"] =>
+  status.state === "input-required" ? { state: "canceled", timestamp: status.timestamp } : status;
