@@ -4,7 +4,7 @@ import { MAX_BODY_BYTES } from "./lib/api/limits";
 const nextConfig: NextConfig = {
   // Separate build dirs let several dev servers share one checkout (tests, benches).
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["better-sqlite3"],
+  serverExternalPackages: ["better-sqlite3", "@opentelemetry/api", "@opentelemetry/sdk-node"],
   allowedDevOrigins: ["127.0.0.1"],
   poweredByHeader: false,
   // kagent's UI posts to `/api/a2a/{namespace}/{agent}/`: answered as posted, not redirected (proxy.ts redirects the rest).

@@ -23,6 +23,7 @@ export const AUTH = process.argv.includes("--auth");
 export const SEARCH = process.argv.includes("--search");
 export const MAP = process.argv.includes("--map");
 export const TOOLS = process.argv.includes("--tools");
+export const OVERHEAD = process.argv.includes("--overhead");
 
 export const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
 

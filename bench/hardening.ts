@@ -1,12 +1,13 @@
 /**
  * `npm run bench -- --hardening`: the heavy requests a hostile user can make (many rewind markers in one
- * append, deleting the source of many forks, a long chain of forks, heavy imports: bench/import-hardening.ts),
+ * append, deleting the source of many forks, a long chain of forks, searching many rewound 1 MB messages,
+ * heavy imports: bench/import-hardening.ts),
  * each timed with what another user's small request waited meanwhile; and what a guest under a 1 MB quota
  * manages to store.
  */
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { appendEvents, createSession, createUser, deleteSession, forkSession, rewindSession } from "@/lib/db/queries";
+import { appendEvents, createSession, createUser, deleteSession, forkSession, rewindSession, searchChats } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";
 import { storedBytesOf, writeEverywhere } from "../tests/support/bytes";
@@ -17,6 +18,7 @@ import { middle } from "./measure";
 const MARKERS = Number(process.env.BENCH_MARKERS ?? 10_000);
 const FORKS = Number(process.env.BENCH_FORKS ?? 95);
 const CHAIN = Number(process.env.BENCH_CHAIN ?? 2000);
+const BIG_MESSAGES = Number(process.env.BENCH_BIG_MESSAGES ?? 306);
 
 const marker = (target: string): AdkEvent => ({
   id: crypto.randomUUID(),
@@ -119,6 +121,38 @@ async function chainBench() {
   return figures;
 }
 
+/** About 1 MB of many distinct words, `quartz` and `quartzite` once, about 90,000 characters in. */
+const bigText = (i: number) => {
+  const words = Array.from({ length: 160_000 }, (_, n) => `w${(n * 7919 + i) % 30_000}`);
+  words.splice(14_000, 0, "quartz and quartzite");
+  return words.join(" ");
+};
+
+/** Searches over BIG_MESSAGES messages of 1 MB, all rewound: each search meets them all, and the snippets are deep in. */
+async function bigSearchBench() {
+  const userId = await createUser();
+  const { id } = await createSession(userId, { name: "big messages" });
+  let first = "";
+  for (let i = 0; i < BIG_MESSAGES; i++) {
+    const [stored] = await appendEvents(userId, id, [{ ...turn(""), content: { role: "user", parts: [{ text: bigText(i) }] } }]);
+    first ||= stored.invocation_id;
+  }
+  await rewindSession(userId, id, first);
+  const search =
+    (q: string, includeRewound = false) =>
+    () =>
+      searchChats(userId, { q, includeRewound });
+  return {
+    messages: BIG_MESSAGES,
+    aWordInAll: await probed(search("quartz")),
+    sevenLetters: await probed(search("quartzi")),
+    withRewound: await probed(search("quartz", true)),
+    fourAtOnce: await probed(() =>
+      Promise.all([search("quartz"), search("quartzi"), search("quartz", true), search("quartz")].map((s) => s())),
+    ),
+  };
+}
+
 async function quotaBench() {
   const quota = 1_000_000;
   process.env.RETRACE_MAX_STORED_BYTES = String(quota);
@@ -138,6 +172,7 @@ export async function hardeningBench() {
   if (want("markers")) results.markers = await markersBench();
   if (want("forks")) results.forkSourceDelete = await forkSourceBench();
   if (want("chain")) results.forkChain = await chainBench();
+  if (want("search")) results.bigMessagesSearch = await bigSearchBench();
   if (want("quota")) results.quota = await quotaBench();
   if (want("imports")) results.imports = await importsBench();
   const db = await getDb();

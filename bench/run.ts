@@ -6,7 +6,8 @@
  * (bench/turns-<dialect>.json); `-- --hardening`: heavy requests and what another user waits meanwhile, and
  * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
  * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json);
- * `-- --tools`: the approval gate's cost and a decision's way from instance B to a tab on A (bench/tools-<dialect>.json).
+ * `-- --tools`: the approval gate's cost and a decision's way from instance B to a tab on A (bench/tools-<dialect>.json);
+ * `-- --overhead`: streaming a model's reply through Retrace beside a bare relay, SQLite and PostgreSQL in one run (bench/overhead.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -16,13 +17,30 @@ import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
 import { authBench } from "./auth";
-import { AUTH, DIALECT, HARDENING, LOAD, label, MAP, PORT, prepareEnvironment, ROOT, RUNS, SEARCH, SIZES, TOOLS, TURNS } from "./env";
+import {
+  AUTH,
+  DIALECT,
+  HARDENING,
+  LOAD,
+  label,
+  MAP,
+  OVERHEAD,
+  PORT,
+  prepareEnvironment,
+  ROOT,
+  RUNS,
+  SEARCH,
+  SIZES,
+  TOOLS,
+  TURNS,
+} from "./env";
 import { buildSession } from "./fixtures";
 import { hardeningBench } from "./hardening";
 import { httpBench } from "./http";
 import { loadBench } from "./load";
 import { mapBench } from "./map-figures";
 import { type Row, sideBySide } from "./measure";
+import { overheadBench, overheadTable } from "./overhead";
 import { Results } from "./results";
 import { searchBench } from "./search";
 import { build, run, type Server, startServer } from "./servers";
@@ -77,6 +95,13 @@ function browserBench(results: Results, base: string, token: string, built: Buil
 }
 
 async function main() {
+  if (OVERHEAD) {
+    // Its own data and servers, SQLite and PostgreSQL both: nothing of the environment below.
+    const figures = await overheadBench();
+    console.log(`\nStreaming overhead (ms unless said), one run:\n\n${overheadTable(figures)}`);
+    writeFileSync(path.join(ROOT, "bench/overhead.json"), JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2));
+    return;
+  }
   const postgres = DIALECT === "postgres" ? await startPostgres({ durable: true }) : null;
   prepareEnvironment(postgres?.url);
   try {

@@ -105,7 +105,8 @@ async function indexSizes() {
   }
   const mb = (relation: string) => sql`ROUND(pg_total_relation_size(${relation}) / 1e6)`;
   return (await db.one<Record<string, number>>(
-    sql`SELECT ${mb("events")} AS "eventsMB", ${mb("events_search")} AS "ginMB", ${mb("events_search_owner")} AS "ownerIndexMB"`,
+    sql`SELECT ${mb("events")} AS "eventsMB", ${mb("events_search")} AS "ginMB", ${mb("events_search_owner")} AS "ownerIndexMB",
+      ${mb("search_texts")} + ${mb("search_marks")} AS "snippetTextsMB"`,
   )) as Record<string, number>;
 }
 

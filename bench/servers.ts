@@ -14,6 +14,8 @@ export function build() {
 
 export interface Server {
   base: string;
+  /** The instance's process, for what it costs (bench/proc.ts). */
+  pid: number;
   /** Resolves once the instance has exited: the next run's instance on this port must not meet it there. */
   stop(): Promise<void>;
 }
@@ -37,20 +39,24 @@ async function requireFree(port: number) {
 }
 
 /** Starts an instance on `port` with the bench's environment (database, secret) and waits for its health route. */
-export async function startServer(port: number, env: Record<string, string> = {}): Promise<Server> {
+export async function startServer(port: number, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
   await requireFree(port);
-  const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, NEXT_DIST_DIR: DIST, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_DIST_DIR: DIST, ...env },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
     const up = await fetch(`${base}/api/health`).then(
       (r) => r.ok,
       () => false,
     );
-    if (up) return { base, stop: () => stopped(child) };
+    if (up) return { base, pid: child.pid as number, stop: () => stopped(child) };
     await new Promise((r) => setTimeout(r, 250));
   }
   child.kill("SIGKILL");

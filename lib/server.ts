@@ -1,6 +1,7 @@
 import "server-only";
 /**
- * What an app instance does once, at start-up (instrumentation.ts): stamp each request with its connection's
+ * What an app instance does once, at start-up (instrumentation.ts): start OpenTelemetry when configured
+ * (lib/telemetry/sdk.ts), stamp each request with its connection's
  * address (lib/accounts/client-address.ts), check the configuration, open the store (migrations, backfills,
  * the operator's app state), sweep up turns and imports of crashed instances (and keep doing so), and, on
  * SIGTERM/SIGINT, interrupt its own running turns before the process exits.
@@ -10,6 +11,7 @@ import { stopLocalTurns } from "@/lib/agent/live";
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { reapAbandonedImports, reapAbandonedTurns } from "@/lib/db/queries";
+import { startTelemetry, stopTelemetry } from "@/lib/telemetry/sdk";
 
 const REAP_EVERY_MS = 5_000;
 
@@ -30,7 +32,8 @@ function shutDownGracefully() {
   let stopping: Promise<void> | null = null;
   const exit = process.exit.bind(process);
   const stop = () => {
-    stopping ??= stopLocalTurns();
+    // The last turns' spans are exported once they end.
+    stopping ??= stopLocalTurns().finally(stopTelemetry);
     process.exit = ((code?: number) => {
       void stopping?.finally(() => exit(code));
     }) as typeof process.exit;
@@ -40,6 +43,7 @@ function shutDownGracefully() {
 }
 
 export async function startServer() {
+  await startTelemetry();
   watchPeers();
   const stop = (why: string) => {
     console.error(`Retrace cannot start: ${why}`);

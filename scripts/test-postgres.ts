@@ -60,6 +60,8 @@ export interface TestPostgres {
   port: number;
   /** Stops the server (fast shutdown: connections are cut), keeps it down `downMs`, and starts it again. */
   restart(downMs: number): Promise<void>;
+  /** The server's process id (its backends are its children), read from its postmaster.pid. */
+  pid(): number;
   stop(): void;
 }
 
@@ -90,6 +92,7 @@ export async function startPostgres(opts: { port?: number; durable?: boolean } =
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     restart: (downMs) => restartPostgresOn(port, downMs),
+    pid: () => Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]),
     stop() {
       if (stopped) return;
       stopped = true;

@@ -91,7 +91,7 @@ const FLOWS = new Set(["lib/db/queries.ts", "lib/db/import-upload.ts"]);
  */
 const LAYERS = [
   ["lib/errors", "lib/session", "lib/task", "lib/query-keys"],
-  ["lib/config", "lib/archive"],
+  ["lib/config", "lib/archive", "lib/telemetry"],
   ["lib/db", "lib/auth"],
   ["lib/agent", "lib/accounts"],
   ["lib/a2a", "lib/api", "lib/server"],

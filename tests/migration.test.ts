@@ -17,17 +17,18 @@ import { prepareDatabase } from "@/lib/db/prepare";
 import { listSessions, listTasks, listVersions, searchChats, switchSession } from "@/lib/db/queries";
 import { openSqlite } from "@/lib/db/sqlite";
 import { checkInvariants } from "@/lib/db/tx/invariants";
+import { indexEntry } from "@/lib/db/tx/search-index";
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The migrations folder as it was: only 0000 and 0001. */
-function oldMigrations() {
+/** The migrations folder as it was: only those before `next`. */
+function oldMigrations(next: number) {
   const folder = path.join(dir, "migrations");
   cpSync(path.join(process.cwd(), "drizzle", "sqlite"), folder, { recursive: true });
   const journal = path.join(folder, "meta", "_journal.json");
   const parsed = JSON.parse(readFileSync(journal, "utf8"));
-  parsed.entries = parsed.entries.filter((e: { idx: number }) => e.idx < 2);
+  parsed.entries = parsed.entries.filter((e: { idx: number }) => e.idx < next);
   writeFileSync(journal, JSON.stringify(parsed));
   return folder;
 }
@@ -53,7 +54,7 @@ describe("upgrading a database from before the invocation tree", () => {
     dir = mkdtempSync(path.join(tmpdir(), "retrace-migrate-"));
     const file = path.join(dir, "old.db");
     const old = new Database(file);
-    migrate(drizzle(old), { migrationsFolder: oldMigrations() });
+    migrate(drizzle(old), { migrationsFolder: oldMigrations(2) });
     old.prepare("INSERT INTO users (id, created_at) VALUES ('u', 1)").run();
     for (const [id, updated] of [
       ["s-old", 10],
@@ -136,5 +137,42 @@ describe("upgrading a database from before the invocation tree", () => {
     expect((await listTasks("u", "s-new")).items.map((t) => t.id)).toEqual(["t-A", "t-B"]);
     expect(await search("rb")).toEqual(["B"]);
     expect(await checkInvariants(db)).toEqual([]);
+  });
+});
+
+describe("upgrading a database whose search index kept no texts", () => {
+  it("gives its messages their snippets' texts once at start-up, and finds them as before, around the match", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "retrace-migrate-"));
+    const file = path.join(dir, "old.db");
+    const old = new Database(file);
+    migrate(drizzle(old), { migrationsFolder: oldMigrations(12) });
+    old.prepare("INSERT INTO users (id, created_at) VALUES ('u', 1)").run();
+    old
+      .prepare(
+        "INSERT INTO sessions (id, user_id, agent, name, state, initial_state, last_seq, tail_seq, tree_built, created_at, updated_at) VALUES ('s', 'u', 'demo', 'Old chat', '{}', '{}', 2, 2, 0, 1, 1)",
+      )
+      .run();
+    // As the release before wrote them: each event with its FTS5 row under its search_pos.
+    const texts = ["a short heron", `${"lorem ipsum ".repeat(2000)}a long heron ${"dolor sit ".repeat(1000)}`];
+    for (const [i, text] of texts.entries()) {
+      const { data, id } = oldEvent(i + 1, `i${i}`, "user", text);
+      old
+        .prepare(
+          "INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, search_pos) VALUES ('s', ?, ?, ?, 'user', 1, ?, ?)",
+        )
+        .run(i + 1, id, `i${i}`, data, i + 1);
+      old.prepare("INSERT INTO search_fts (rowid, words) VALUES (?, ?)").run(i + 1, indexEntry("u", JSON.parse(data))?.words);
+    }
+    old.close();
+
+    const db = openSqlite(file);
+    await prepareDatabase(db);
+    setDb(db);
+    expect(await checkInvariants(db)).toEqual([]);
+    const hits = (await searchChats("u", { q: "heron" })).items.map((h) => h.snippet);
+    expect(hits.map((s) => s.highlights.map(([from, to]) => s.text.slice(from, to)))).toEqual([["heron"], ["heron"]]);
+    expect(hits.map((s) => s.text)).toEqual([expect.stringMatching(/^….* a long heron dolor sit .*…$/), "a short heron"]);
+    expect((await db.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM search_fts`))?.n).toBe(2);
+    await db.close();
   });
 });

@@ -8,8 +8,24 @@ import { getTableConfig as pgConfig } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig } from "drizzle-orm/sqlite-core";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SessionRow } from "@/lib/db/rows";
-import * as postgres from "@/lib/db/schema/postgres";
-import * as sqlite from "@/lib/db/schema/sqlite";
+import * as accountsPostgres from "@/lib/db/schema/accounts-postgres";
+import * as accountsSqlite from "@/lib/db/schema/accounts-sqlite";
+import * as storePostgres from "@/lib/db/schema/postgres";
+import * as storeSqlite from "@/lib/db/schema/sqlite";
+
+/** The accounts tables live in their own files (they import `users`), so both halves are held together here. */
+const sqlite = { ...storeSqlite, ...accountsSqlite };
+const postgres = { ...storePostgres, ...accountsPostgres };
+const ACCOUNTS_TABLES = [
+  "authUsers",
+  "authSessions",
+  "authAccounts",
+  "authVerifications",
+  "authPasskeys",
+  "authRateLimits",
+  "apiTokens",
+  "invites",
+];
 
 /** What only one dialect has: SQLite's FTS5 table (a hand-written migration) is keyed by `search_pos`; PostgreSQL indexes its rows in place. */
 const ONLY_SQLITE = ["events.index.events_search_pos"];
@@ -62,6 +78,7 @@ describe("the SQLite and PostgreSQL schemas", () => {
         .map(([key]) => key)
         .sort();
     expect(tablesOf(postgres)).toEqual(tablesOf(sqlite));
+    expect(tablesOf(sqlite)).toEqual(expect.arrayContaining(ACCOUNTS_TABLES));
   });
 
   it("agree on columns, nullability, defaults, keys and indexes", () => {
@@ -79,8 +96,8 @@ describe("the SQLite and PostgreSQL schemas", () => {
         ? "required"
         : "nullable";
     };
-    expectTypeOf<Nullability<SessionRow>>().toEqualTypeOf<Columns<typeof sqlite.sessions>>();
-    expectTypeOf<Nullability<SessionRow>>().toEqualTypeOf<Columns<typeof postgres.sessions>>();
+    expectTypeOf<Nullability<SessionRow>>().toEqualTypeOf<Columns<typeof storeSqlite.sessions>>();
+    expectTypeOf<Nullability<SessionRow>>().toEqualTypeOf<Columns<typeof storePostgres.sessions>>();
     expect(sqliteConfig(sqlite.sessions).columns.length).toBe(pgConfig(postgres.sessions).columns.length);
   });
 });

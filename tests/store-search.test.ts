@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mergeGuest } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
+import { prepareDatabase } from "@/lib/db/prepare";
 import {
   appendEvents,
   createSession,
@@ -17,6 +18,7 @@ import {
 import { checkInvariants } from "@/lib/db/tx/invariants";
 import { ValidationError } from "@/lib/errors";
 import { event, fixture } from "./helpers";
+import { STALL_LIMIT_MS, withProbe } from "./support/stall";
 
 const search = (userId: string, q: string, opts: { includeRewound?: boolean; limit?: number; before?: string } = {}) =>
   searchChats(userId, { q, ...opts });
@@ -67,6 +69,19 @@ describe("what is indexed", () => {
     expect(await found(f.userId, "confi")).toEqual(["Test chat: confirmed", "Test chat: configuration"]);
     expect(await found(f.userId, "co")).toEqual([]); // under three letters: whole words only
   });
+
+  it("a long prefix is checked against the whole indexed text of a long message, not just its start", async () => {
+    const f = await fixture();
+    const filler = "lorem ipsum ".repeat(200); // 2,400 characters: the index keeps three parts and marks
+    await f.append(
+      event("a", { author: "user", text: `${filler}the configuration` }),
+      event("b", { author: "user", text: `${filler}confirmed` }),
+      event("c", { author: "user", text: "configured, and short" }),
+    );
+    expect(await found(f.userId, "configur")).toEqual(["Test chat: configured", "Test chat: configuration"]);
+    expect(await found(f.userId, "confirm")).toEqual(["Test chat: confirmed"]);
+    expect((await search(f.userId, "lorem configu")).items.map((h) => h.invocation_id)).toEqual(["a"]);
+  });
 });
 
 describe("same transaction", () => {
@@ -95,6 +110,24 @@ describe("same transaction", () => {
     await deleteSession(f.userId, f.sessionId);
     expect(await indexSize()).toBe(0);
     expect(await found(f.userId, "ephemeral")).toEqual([]);
+  });
+});
+
+describe("an index written before it kept texts", () => {
+  it("gets them at start-up, its words untouched, and gives the same snippets", async () => {
+    const f = await fixture();
+    const long = `${"lorem ipsum ".repeat(2000)}a long heron ${"dolor sit ".repeat(1000)}`;
+    await f.append(event("a", { author: "user", text: "a short heron" }), event("a", { text: long }));
+    const before = await search(f.userId, "heron");
+    const db = await getDb();
+    await db.run(sql`DELETE FROM search_texts`);
+    await db.run(sql`DELETE FROM search_marks`);
+    await db.run(sql`UPDATE sessions SET search_indexed = ${false}`);
+    await prepareDatabase(db);
+    expect(await search(f.userId, "heron")).toEqual(before);
+    expect(before.items[0].snippet.text).toMatch(/^….* a long heron dolor sit .*…$/);
+    expect(await indexSize()).toBe(2);
+    expect(await checkInvariants(db)).toEqual([]);
   });
 });
 
@@ -210,4 +243,50 @@ describe("queries", () => {
       ["Test chat 1", "Copy 1"],
     ]);
   });
+});
+
+describe("bounded work", () => {
+  it("a page examines at most 1,000 messages: past them it ends with a cursor, and the next page goes on", async () => {
+    const f = await fixture();
+    await f.append(event("kept", { author: "user", text: "pear kept" }));
+    await f.append(...Array.from({ length: 1000 }, (_, i) => event("gone", { author: i % 2 ? "agent" : "user", text: `pear ${i}` })));
+    await f.append(...Array.from({ length: 50 }, (_, i) => event("gone", { text: `pear late ${i}` })));
+    await rewindSession(f.userId, f.sessionId, "gone");
+    const first = await search(f.userId, "pear");
+    expect(first.items).toEqual([]);
+    expect(first.nextBefore).not.toBeNull();
+    const second = await search(f.userId, "pear", { before: first.nextBefore ?? undefined });
+    expect(second.items.map((h) => h.snippet.text)).toEqual(["pear kept"]);
+    expect(second.nextBefore).toBeNull();
+  });
+});
+
+describe("big messages", () => {
+  /** About 1 MB of prose, of many distinct words, with `quartz` and `quartzite` once, about 90,000 characters in. */
+  const big = (i: number) => {
+    const words = Array.from({ length: 160_000 }, (_, n) => `w${(n * 7919 + i) % 30_000}`);
+    words.splice(14_000, 0, "quartz and quartzite");
+    return words.join(" ");
+  };
+
+  it(`searches over many rewound 1 MB messages, alone or four at once, keep another user's wait under ${STALL_LIMIT_MS} ms`, async () => {
+    const f = await fixture();
+    for (let i = 0; i < 40; i++) await f.append(event(`b${i}`, { author: "user", text: big(i) }));
+    await rewindSession(f.userId, f.sessionId, "b0");
+    const searches = [
+      () => search(f.userId, "quartz"),
+      () => search(f.userId, "quartzi"),
+      () => search(f.userId, "quartz", { includeRewound: true }),
+    ];
+    for (const run of searches) expect((await withProbe(run)).worstMs).toBeLessThan(STALL_LIMIT_MS);
+    const four = await withProbe(() => Promise.all(searches.concat(searches[0]).map((run) => run())));
+    expect(four.worstMs).toBeLessThan(STALL_LIMIT_MS);
+    const [none, prefixed, rewound] = four.result;
+    expect([none.items, prefixed.items]).toEqual([[], []]);
+    expect(rewound.items).toHaveLength(20);
+    const [hit] = rewound.items;
+    expect(hit).toMatchObject({ invocation_id: "b39", rewound: true });
+    expect(hit.snippet.text).toMatch(/^…w\d+ .* quartz and quartzite .*…$/);
+    expect(hit.snippet.highlights.map(([s, e]) => hit.snippet.text.slice(s, e))).toEqual(["quartz", "quartzite"]);
+  }, 120_000);
 });

@@ -1,8 +1,10 @@
-// A small OpenAI-compatible Chat Completions server for tests: deterministic replies, tool calls,
-// failures on demand, and a record of every request it received (GET /__requests).
+// A small OpenAI-compatible Chat Completions server for tests and benches: deterministic replies, tool calls,
+// failures on demand, and a record of every request it received (GET /__requests; FAKE_OPENAI_RECORD=0 keeps
+// none, for long benches). "stream N tokens every M ms" answers N tokens M ms apart, the first one at once.
 import { createServer } from "node:http";
 
 const port = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
+const record = process.env.FAKE_OPENAI_RECORD !== "0";
 const requests = [];
 
 const lastUserText = (messages) => {
@@ -23,6 +25,8 @@ function reply(messages) {
   if (/fail 401/i.test(text)) return { status: 401, error: "Incorrect API key provided" };
   if (/fail 429/i.test(text)) return { status: 429, error: "Rate limit reached" };
   if (/malformed/i.test(text)) return { malformed: true };
+  const stream = text.match(/^stream (\d+) tokens every (\d+) ms$/);
+  if (stream) return { tokens: Number(stream[1]), delay: Number(stream[2]) };
   if (/slow/i.test(text)) return { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(" "), delay: 100 };
   if (/take your time/i.test(text)) return { text: Array.from({ length: 30 }, (_, i) => `step${i}`).join(" "), delay: 100 };
   const users = messages.filter((m) => m.role === "user").length;
@@ -94,6 +98,14 @@ async function completions(res, body, entry) {
       }),
     );
     res.write(chunk(id, {}, "tool_calls"));
+  } else if (answer.tokens !== undefined) {
+    // Each token its own write, the first at once: a model with no latency of its own.
+    for (let i = 0; i < answer.tokens; i++) {
+      if (closed) return;
+      if (i > 0) await sleep(answer.delay);
+      res.write(chunk(id, { content: `t${i} ` }));
+    }
+    res.write(chunk(id, {}, "stop"));
   } else {
     for (const word of answer.text.split(/(?<= )/)) {
       if (closed) return;
@@ -122,7 +134,7 @@ createServer((req, res) => {
     if (req.url?.endsWith("/chat/completions") && req.method === "POST") {
       const body = JSON.parse(raw || "{}");
       const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false };
-      requests.push(entry);
+      if (record) requests.push(entry);
       return void completions(res, body, entry);
     }
     res.writeHead(404);

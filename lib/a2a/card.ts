@@ -78,6 +78,21 @@ function legacyCard(agent: Agent, origin: string) {
  * URL first and then at its namespaced one.
  */
 export function agentCard(agent: Agent, origin: string): AgentCard {
+  const cached = cards.get(agent);
+  if (cached?.origin === origin) return cached.card;
+  const card = buildCard(agent, origin);
+  cards.set(agent, { origin, card });
+  return card;
+}
+
+/**
+ * Every A2A request needs its agent's card (the transport checks the version against it), and building it
+ * through the SDK's translator cost ~0.3 ms a turn: each agent keeps its last origin's. One entry, not one
+ * per origin: the Host header is the caller's to choose.
+ */
+const cards = new WeakMap<Agent, { origin: string; card: AgentCard }>();
+
+function buildCard(agent: Agent, origin: string): AgentCard {
   const legacy = legacyCard(agent, origin);
   const at = (url: string) =>
     duplicateInterfacesForLegacy([{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }], ["JSONRPC"]);

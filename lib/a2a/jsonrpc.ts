@@ -11,6 +11,7 @@ import { A2A_ERROR_CODE, JsonRpcRequestMalformedError } from "@a2a-js/sdk/errors
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import type { Agent } from "@/lib/agent/types";
 import { authenticateRequest, errorResponse, ownOrigin, readBody } from "@/lib/api/handler";
+import { inRequestSpan, inSpan } from "@/lib/telemetry/trace";
 import { agentCard } from "./card";
 import { malformed, toA2AError } from "./errors";
 import { RetraceRequestHandler } from "./request-handler";
@@ -171,13 +172,15 @@ async function serveJsonRpc(request: Request, body: string, userId: string, agen
  * The A2A endpoint of the agent `agentOf` names (docs/api.md, "A2A"), at `/api/a2a/{agent}` and at kagent's
  * `/api/a2a/{namespace}/{agent}`: failures before JSON-RPC starts are answered in the REST envelope.
  */
-export async function serveA2A(request: Request, agentOf: () => Promise<Agent>): Promise<Response> {
-  try {
-    const caller = await authenticateRequest(request);
-    const agent = await agentOf();
-    const body = await readBody(request);
-    return caller.renew(await serveJsonRpc(request, body, caller.userId, agent));
-  } catch (error) {
-    return errorResponse(error);
-  }
+export function serveA2A(request: Request, agentOf: () => Promise<Agent>): Promise<Response> {
+  return inRequestSpan(request, "retrace.a2a", async () => {
+    try {
+      const caller = await inSpan("retrace.auth", {}, () => authenticateRequest(request));
+      const agent = await agentOf();
+      const body = await readBody(request);
+      return caller.renew(await serveJsonRpc(request, body, caller.userId, agent));
+    } catch (error) {
+      return errorResponse(error);
+    }
+  });
 }

@@ -11,3 +11,12 @@ export function userTexts(events: readonly AdkEvent[], exceptInvocationId?: stri
     .map(eventText)
     .filter(Boolean);
 }
+
+/** `read`, run on the first call only: a turn reads its history once, when its agent first asks. */
+export function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined;
+  return () => {
+    result ??= read();
+    return result;
+  };
+}

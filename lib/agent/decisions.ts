@@ -4,6 +4,7 @@ import { ValidationError } from "@/lib/errors";
 import { allowDelta, confirmations, type Decision, decisionParts, type ToolConfirmation } from "@/lib/session/tools";
 import { eventToMessage } from "@/lib/task/convert";
 import type { Task } from "@/lib/task/types";
+import { inSpan, traceTurn } from "@/lib/telemetry/trace";
 import { followTurn, INSTANCE } from "./live";
 import { eventsOf, runLocal, type Turn } from "./runtime";
 import type { Agent } from "./types";
@@ -23,17 +24,20 @@ export async function decideTurn(opts: {
 }): Promise<Turn | { task: Task }> {
   const { userId, agent, taskId, decision } = opts;
   let answers: ToolConfirmation[] = [];
-  const claimed = await beginDecision(userId, taskId, {
-    agent: agent.name,
-    owner: INSTANCE,
-    decide: (pending, state, invocationId) => {
-      const read = confirmations(pending, decision);
-      if (!read.ok) throw new ValidationError(read.error);
-      answers = read.answers;
-      return eventsOf(invocationId)("user", decisionParts(pending, answers), {}, { state_delta: allowDelta(state, pending, answers) });
-    },
-    working: (stored) => ({ ...stored, status: { state: "working", timestamp: new Date().toISOString() } }),
-  });
+  const claimed = await inSpan("retrace.approval", { "retrace.task_id": taskId }, (link) =>
+    beginDecision(userId, taskId, {
+      agent: agent.name,
+      owner: INSTANCE,
+      decide: (pending, state, invocationId) => {
+        link(invocationId);
+        const read = confirmations(pending, decision);
+        if (!read.ok) throw new ValidationError(read.error);
+        answers = read.answers;
+        return eventsOf(invocationId)("user", decisionParts(pending, answers), {}, { state_delta: allowDelta(state, pending, answers) });
+      },
+      working: (stored) => ({ ...stored, status: { state: "working", timestamp: new Date().toISOString() } }),
+    }),
+  );
   if ("asIs" in claimed) return claimed.running ? followTurn(userId, claimed.asIs) : { task: claimed.asIs };
   const invocationId = claimed.userEvent.invocation_id;
   return runLocal({
@@ -48,5 +52,6 @@ export async function decideTurn(opts: {
     event: eventsOf(invocationId),
     writer: claimed.writer,
     resume: { pending: claimed.pending, answers },
+    traced: traceTurn({ agent: agent.name, sessionId: claimed.sessionId, invocationId, resumes: invocationId }),
   });
 }

@@ -10,8 +10,9 @@ import type { PendingCall, ToolConfirmation } from "@/lib/session/tools";
 import type { AdkEvent, EventActions, Part } from "@/lib/session/types";
 import { agentNote, eventToMessage, messageText } from "@/lib/task/convert";
 import type { Message, Task, TaskState } from "@/lib/task/types";
+import { type TurnTrace, traceTurn } from "@/lib/telemetry/trace";
 import { callRunner } from "./calls";
-import { CONTEXT_EVENTS } from "./context";
+import { CONTEXT_EVENTS, once } from "./context";
 import { channel, followTurn, INSTANCE, type LocalTurn, localTurns, partialMessage, type TurnUpdate } from "./live";
 import { toolbox } from "./toolbox";
 import type { Agent, CallResponses, InvocationContext } from "./types";
@@ -42,15 +43,6 @@ export const eventsOf =
     ...(author === "user" ? {} : { partial: false }),
     ...extra,
   });
-
-/** `read`, run on the first call only. */
-function once<T>(read: () => Promise<T>): () => Promise<T> {
-  let result: Promise<T> | undefined;
-  return () => {
-    result ??= read();
-    return result;
-  };
-}
 
 /**
  * Runs one invocation: stores the user event, the task and the session's lease together, runs the
@@ -86,19 +78,23 @@ export async function startTurn(opts: {
     history: [eventToMessage(userEvent, sessionId, taskId)],
     metadata: { kagent_invocation_id: invocationId, kagent_agent: agent.name },
   };
+  const traced = traceTurn({ agent: agent.name, sessionId, invocationId });
   // Stored as working: the turn runs from the moment it commits. Streams still open on "submitted".
-  const begun = await beginTurn(userId, sessionId, {
-    agent: agent.name,
-    create: opts.sessionId === undefined,
-    task: { ...task, status: { state: "working", timestamp: task.status.timestamp } },
-    userEvent,
-    owner: INSTANCE,
-    messageId: opts.messageId,
-    rewindBefore: opts.rewindBefore,
-    lastInvocationId: opts.lastInvocationId,
-  });
+  const begun = await traced.begin("retrace.begin", () =>
+    beginTurn(userId, sessionId, {
+      agent: agent.name,
+      create: opts.sessionId === undefined,
+      task: { ...task, status: { state: "working", timestamp: task.status.timestamp } },
+      userEvent,
+      owner: INSTANCE,
+      messageId: opts.messageId,
+      rewindBefore: opts.rewindBefore,
+      lastInvocationId: opts.lastInvocationId,
+    }),
+  );
+  if ("existing" in begun) traced.ended("followed");
   if ("existing" in begun) return followTurn(userId, begun.existing);
-  return runLocal({ userId, sessionId, agent, task, invocationId, event, writer: begun });
+  return runLocal({ userId, sessionId, agent, task, invocationId, event, writer: begun, traced });
 }
 
 export function runLocal(turn: {
@@ -111,8 +107,10 @@ export function runLocal(turn: {
   writer: TurnWriter;
   /** A turn resumed by the user's decision on the calls it waited for (lib/agent/decisions.ts). */
   resume?: { pending: PendingCall[]; answers: ToolConfirmation[] };
+  /** The turn's trace (lib/telemetry/trace.ts), begun with its first transaction. */
+  traced: TurnTrace;
 }): Turn {
-  const { userId, sessionId, agent, task, invocationId, writer } = turn;
+  const { userId, sessionId, agent, task, invocationId, writer, traced } = turn;
   const taskId = task.id;
   const controller = new AbortController();
   const updates = channel<TurnUpdate>();
@@ -169,7 +167,7 @@ export function runLocal(turn: {
   const finish = async (state: TaskState, message?: Message, last: AdkEvent[] = []) => {
     task.status = { state, timestamp: now(), ...(message ? { message } : {}) };
     if (lost) return task;
-    for (const stored of await writer.end(task, last)) record(eventToMessage(stored, sessionId, taskId));
+    for (const stored of await traced.phase("retrace.end", () => writer.end(task, last))) record(eventToMessage(stored, sessionId, taskId));
     return task;
   };
 
@@ -190,7 +188,7 @@ export function runLocal(turn: {
         agentName: agent.name,
         invocationId,
         userEvent: writer.event,
-        history: once(() => writer.history(CONTEXT_EVENTS)),
+        history: once(() => traced.phase("retrace.history", () => writer.history(CONTEXT_EVENTS))),
         state: () => currentState(userId, sessionId),
         tools: () => tools.specs(),
         signal: controller.signal,
@@ -207,6 +205,7 @@ export function runLocal(turn: {
         const { pending: waited, answers } = turn.resume;
         ctx.resumed = { calls: waited.map((p) => p.call), responses: await calls.decided(waited, answers) };
       }
+      traced.modelStarts();
       const steps = agent.run(ctx);
       let answer: CallResponses | undefined;
       for (;;) {
@@ -215,6 +214,7 @@ export function runLocal(turn: {
         if (next.done || controller.signal.aborted) break;
         const output = next.value;
         if (output.type === "text-delta") {
+          traced.token();
           await store();
           pending += output.text;
           publish({ kind: "partial", message: partialMessage(task, output.text) });
@@ -290,6 +290,7 @@ export function runLocal(turn: {
       localTurns.delete(taskId);
     });
   void local.done.then((final) => {
+    traced.ended(final.status.state);
     publish({ kind: "done", task: structuredClone(final) });
     for (const watcher of watchers) watcher.close();
   });

@@ -3,6 +3,7 @@
  * (lib/db/tx/log.ts), so its cost does not grow with the chat. A deleted chat whose rows forks still share
  * stays as a tombstone that no query shows, holding only those rows, until no fork needs them.
  */
+import { inSpan } from "@/lib/telemetry/trace";
 import { getDb } from "./client";
 import { forkTx } from "./tx/fork";
 import type { SessionRecord } from "./types";
@@ -14,5 +15,6 @@ export async function forkSession(
   input: { invocationId?: string; name?: string } = {},
 ): Promise<SessionRecord> {
   const db = await getDb();
-  return db.write((tx) => forkTx(tx, userId, sessionId, input));
+  const fork = () => db.write((tx) => forkTx(tx, userId, sessionId, input));
+  return inSpan("retrace.fork", { "retrace.session_id": sessionId }, fork, input.invocationId);
 }

@@ -1,4 +1,5 @@
 /** Versions (docs/semantics.md): siblings of a turn, the chat's heads, switching between branches. */
+import { inSpan } from "@/lib/telemetry/trace";
 import { getDb } from "./client";
 import { claimSession } from "./tx/claim";
 import { switchTx } from "./tx/rewind";
@@ -12,11 +13,13 @@ import type { VersionInfo } from "./types";
  */
 export async function switchSession(userId: string, sessionId: string, invocationId: string) {
   const db = await getDb();
-  return db.write(async (tx) => {
-    const row = await claimSession(tx, userId, sessionId);
-    const event = await switchTx(tx, row, invocationId);
-    return { event, session: await sessionRecord(tx, event ? await requireSession(tx, userId, sessionId) : row) };
-  });
+  const change = () =>
+    db.write(async (tx) => {
+      const row = await claimSession(tx, userId, sessionId);
+      const event = await switchTx(tx, row, invocationId);
+      return { event, session: await sessionRecord(tx, event ? await requireSession(tx, userId, sessionId) : row) };
+    });
+  return inSpan("retrace.switch", { "retrace.session_id": sessionId }, change, invocationId);
 }
 
 /**

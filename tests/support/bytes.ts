@@ -35,6 +35,8 @@ export async function storedBytesOf(db: Database, userId: string): Promise<numbe
     sql`SELECT SUM(${sum(["id", "invocation_id", "author", "data", "state_delta", "artifact_delta"])}) AS n FROM events WHERE ${mine}`,
     sql`SELECT SUM(${sum(["invocation_id", "after_invocation_id", "task_id", "message_id", "task"])}) AS n FROM invocations WHERE ${mine}`,
     sql`SELECT SUM(${len("state")}) AS n FROM state_checkpoints WHERE ${mine}`,
+    sql`SELECT SUM(${len("text")}) AS n FROM search_texts WHERE ${mine}`,
+    sql`SELECT SUM(${sum(["initials", "marks"])}) AS n FROM search_marks WHERE ${mine}`,
     sql`SELECT SUM(${sum(["key", "value"])}) AS n FROM user_state WHERE user_id = ${userId}`,
     sql`SELECT SUM(${sum(["filename", "mime_type"])} + size) AS n FROM artifacts WHERE user_id = ${userId}`,
     sql`SELECT SUM(${sum(["id", "token_hash", "name"])}) AS n FROM share_links WHERE ${mine}`,

@@ -18,6 +18,8 @@ const TABLES: Record<string, string> = {
   user_state: "user_id, agent, key",
   artifacts: "scope, filename, version",
   search_keys: "user_id, key",
+  search_texts: "session_id, seq, part",
+  search_marks: "session_id, seq, initials",
   auth_users: "id",
   auth_sessions: "id",
   auth_accounts: "id",

@@ -5,6 +5,7 @@ import {
   boolean,
   customType,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   pgSequence,
@@ -168,6 +169,39 @@ export const searchKeys = pgTable(
     key: text("key").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/**
+ * What a message's search snippets are cut from (lib/db/tx/search-index.ts): its indexed text as a line, in parts
+ * of 1,000 characters, so a search reads the part around a match, never the event (lib/db/tx/search-snippets.ts).
+ */
+export const searchTexts = pgTable(
+  "search_texts",
+  {
+    sessionId: text("session_id").notNull(),
+    seq: integer("seq").notNull(),
+    part: integer("part").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.seq, t.part] }),
+    foreignKey({ columns: [t.sessionId, t.seq], foreignColumns: [events.sessionId, events.seq] }).onDelete("cascade"),
+  ],
+);
+
+/** Where each word of a text of several parts first comes, kept under the word's first two characters (its initials) (lib/session/search-text.ts). */
+export const searchMarks = pgTable(
+  "search_marks",
+  {
+    sessionId: text("session_id").notNull(),
+    seq: integer("seq").notNull(),
+    initials: text("initials").notNull(),
+    marks: text("marks").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.seq, t.initials] }),
+    foreignKey({ columns: [t.sessionId, t.seq], foreignColumns: [events.sessionId, events.seq] }).onDelete("cascade"),
+  ],
 );
 
 export const appState = pgTable(

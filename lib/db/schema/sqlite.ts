@@ -1,6 +1,6 @@
 /** The embedded SQLite schema; lib/db/schema/postgres.ts is the same tables for PostgreSQL (docs/semantics.md). */
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () => integer("created_at").notNull();
 
@@ -182,6 +182,39 @@ export const searchKeys = sqliteTable(
     key: text("key").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/**
+ * What a message's search snippets are cut from (lib/db/tx/search-index.ts): its indexed text as a line, in parts
+ * of 1,000 characters, so a search reads the part around a match, never the event (lib/db/tx/search-snippets.ts).
+ */
+export const searchTexts = sqliteTable(
+  "search_texts",
+  {
+    sessionId: text("session_id").notNull(),
+    seq: integer("seq").notNull(),
+    part: integer("part").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.seq, t.part] }),
+    foreignKey({ columns: [t.sessionId, t.seq], foreignColumns: [events.sessionId, events.seq] }).onDelete("cascade"),
+  ],
+);
+
+/** Where each word of a text of several parts first comes, kept under the word's first two characters (its initials) (lib/session/search-text.ts). */
+export const searchMarks = sqliteTable(
+  "search_marks",
+  {
+    sessionId: text("session_id").notNull(),
+    seq: integer("seq").notNull(),
+    initials: text("initials").notNull(),
+    marks: text("marks").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.seq, t.initials] }),
+    foreignKey({ columns: [t.sessionId, t.seq], foreignColumns: [events.sessionId, events.seq] }).onDelete("cascade"),
+  ],
 );
 
 export const appState = sqliteTable(

@@ -164,7 +164,7 @@ export async function appendEventsTx(
   bytes += Buffer.byteLength(next.state) - Buffer.byteLength(row.state);
   const laterTask = also.task && !taskBegun ? also.task : undefined;
   if (laterTask) bytes += taskColumns(laterTask.task, laterTask.messageId).bytes;
-  const search = await searchRows(tx, writer.entries());
+  const search = await searchRows(tx, row.id, writer.entries());
   // The log's last rows, the user's counters and the session's row: one statement on PostgreSQL.
   const [[touched]] = await tx.batch([
     chained<UserTouched>(userTouch(row.user_id, bytes + userBytes), (returned) => [

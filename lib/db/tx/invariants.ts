@@ -1,11 +1,11 @@
 /** Checks a database against what the store promises; used by the reliability tests and scripts/check-db.ts. */
 import { sql } from "drizzle-orm";
 import { markerParent, rewindTarget } from "@/lib/session/effective-history";
-import { indexedWords, searchableText } from "@/lib/session/search-text";
+import { indexedWords, searchableText, snippetSource } from "@/lib/session/search-text";
 import { deepEqual, parseState, replayState, splitDelta } from "@/lib/session/state";
 import type { AdkEvent, StateDelta } from "@/lib/session/types";
 import { buildInvocationTree } from "@/lib/session/versions";
-import { type Database, type Executor, one } from "../database";
+import { all, type Database, type Executor, one } from "../database";
 import type { SessionRow } from "../rows";
 import { toEvent } from "./history";
 import { eventIdIn, inPieces, joined, lastSeqIn, logOf } from "./log";
@@ -129,19 +129,37 @@ async function checkSession(tx: Executor, s: SessionRow, problems: string[]) {
   }
 }
 
-/** Each event the session stores is indexed with exactly its words, under a key of the chat's owner (lib/db/tx/search-index.ts). */
+/**
+ * Each event the session stores is indexed with exactly its words, under a key of the chat's owner, and keeps
+ * exactly the texts and marks its snippets are cut from (lib/db/tx/search-index.ts).
+ */
 async function checkSearchRows(tx: Executor, s: SessionRow, problems: string[]) {
   const keys = [
     ownerKey(s.user_id),
     ...(await tx.all<{ key: string }>(sql`SELECT key FROM search_keys WHERE user_id = ${s.user_id}`)).map((k) => k.key),
   ];
-  const rows = await tx.all<{ seq: number; data: string; search_pos: number | null; search_owner?: string; doc?: string }>(
-    tx.dialect.name === "sqlite"
-      ? sql`SELECT seq, data, search_pos FROM events WHERE session_id = ${s.id}`
-      : sql`SELECT seq, data, search_pos, search_owner, CAST(search_doc AS text) AS doc FROM events WHERE session_id = ${s.id}`,
-  );
+  const [rows, parts, marks] = await tx.batch([
+    all<{ seq: number; data: string; search_pos: number | null; search_owner?: string; doc?: string }>(
+      tx.dialect.name === "sqlite"
+        ? sql`SELECT seq, data, search_pos FROM events WHERE session_id = ${s.id}`
+        : sql`SELECT seq, data, search_pos, search_owner, CAST(search_doc AS text) AS doc FROM events WHERE session_id = ${s.id}`,
+    ),
+    all<{ seq: number; text: string }>(sql`SELECT seq, text FROM search_texts WHERE session_id = ${s.id} ORDER BY seq, part`),
+    all<{ seq: number; initials: string; marks: string }>(sql`SELECT seq, initials, marks FROM search_marks WHERE session_id = ${s.id}`),
+  ]);
+  const bySeq = <T extends { seq: number }>(kept: T[]) => {
+    const of = new Map<number, T[]>();
+    for (const k of kept) {
+      const list = of.get(k.seq);
+      if (list) list.push(k);
+      else of.set(k.seq, [k]);
+    }
+    return of;
+  };
+  const [partsOf, marksOf] = [bySeq(parts), bySeq(marks)];
   for (const row of rows) {
-    const words = indexedWords(searchableText(JSON.parse(row.data)))?.split(" ") ?? [];
+    const markdown = searchableText(JSON.parse(row.data));
+    const words = indexedWords(markdown)?.split(" ") ?? [];
     let indexed: string[] = [];
     if (tx.dialect.name === "postgres") {
       indexed = row.doc ? [...row.doc.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replaceAll("''", "'")) : [];
@@ -155,6 +173,14 @@ async function checkSearchRows(tx: Executor, s: SessionRow, problems: string[]) 
     }
     if (!deepEqual([...indexed].sort(), [...words].sort()))
       problems.push(`session ${s.id}: event ${row.seq} is not indexed with its words`);
+    const source = words.length ? snippetSource(markdown) : { parts: [], marks: new Map<string, string>() };
+    const byInitials = (a: string[], b: string[]) => (a[0] < b[0] ? -1 : 1);
+    const kept = {
+      parts: (partsOf.get(row.seq) ?? []).map((p) => p.text),
+      marks: (marksOf.get(row.seq) ?? []).map((m) => [m.initials, m.marks]),
+    };
+    if (!deepEqual({ ...kept, marks: kept.marks.sort(byInitials) }, { parts: source.parts, marks: [...source.marks].sort(byInitials) }))
+      problems.push(`session ${s.id}: event ${row.seq} does not keep its snippets' text`);
   }
 }
 

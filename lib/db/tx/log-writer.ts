@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { AdkEvent } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Executor } from "../database";
-import { searchColumns, type searchRows } from "./search-index";
+import { type IndexEntry, searchColumns, type searchRows } from "./search-index";
 
 /**
  * What a batch writes to the log, held until the batch ends: its events with their index rows, and its new
@@ -11,7 +11,7 @@ import { searchColumns, type searchRows } from "./search-index";
  * have their last seq moved.
  */
 export function logWriter(tx: Executor, sessionId: string) {
-  const events: { values: SQL; entry: string | null }[] = [];
+  const events: { seq: number; values: SQL; entry: IndexEntry | null }[] = [];
   const begun = new Map<string, { node: InvocationNode; lastSeq: number; task?: SQL }>();
   const extended = new Map<string, number>();
   return {
@@ -26,11 +26,11 @@ export function logWriter(tx: Executor, sessionId: string) {
       stateDelta: string | null,
       artifactDelta: string | null,
       parent: number | null,
-      entry: string | null,
+      entry: IndexEntry | null,
     ) {
       const values = sql`${sessionId}, ${seq}, ${event.id}, ${event.invocation_id}, ${event.author}, ${event.timestamp}, ${data},
         ${stateDelta}, ${artifactDelta}, ${parent}`;
-      events.push({ values, entry });
+      events.push({ seq, values, entry });
       const pending = begun.get(event.invocation_id);
       if (pending) pending.lastSeq = seq;
       else extended.set(event.invocation_id, seq);
@@ -41,7 +41,7 @@ export function logWriter(tx: Executor, sessionId: string) {
     statements(search: Awaited<ReturnType<typeof searchRows>>) {
       const statements: SQL[] = [];
       if (events.length > 0) {
-        const rows = events.map((e) => sql`(${e.values}, ${search.values(e.entry)})`);
+        const rows = events.map((e) => sql`(${e.values}, ${search.values(e.seq, e.entry)})`);
         statements.push(sql`
           INSERT INTO events (session_id, seq, id, invocation_id, author, timestamp, data, state_delta, artifact_delta, marker_parent,
             ${searchColumns(tx)})

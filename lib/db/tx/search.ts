@@ -6,8 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import { walkRewinds } from "@/lib/session/effective-history";
-import { matchesQuery, queryEntries, type SearchQuery, searchableText, snippetOf } from "@/lib/session/search-text";
-import type { AdkEvent, Segment } from "@/lib/session/types";
+import { queryEntries, type SearchQuery } from "@/lib/session/search-text";
+import type { Segment } from "@/lib/session/types";
 import { isVisible } from "@/lib/session/versions";
 import { all, type Executor, run } from "../database";
 import { decodeCursor, encodeCursor, type Page } from "../paging";
@@ -15,6 +15,7 @@ import type { SearchHit } from "../types";
 import { linksOf } from "./layout";
 import { eventIdIn, type Log, logOf, type Piece } from "./log";
 import { ownerKey } from "./search-index";
+import { keyOf, snippetsOf, startingWith } from "./search-texts";
 import { liveOf } from "./sessions";
 
 interface Candidate {
@@ -25,7 +26,6 @@ interface Candidate {
   invocation_id: string;
   author: string;
   timestamp: number;
-  data: string;
 }
 
 interface Chat {
@@ -36,8 +36,9 @@ interface Chat {
   deleted_at: number | null;
 }
 
-/** Messages read per request at most: a page may then hold fewer hits than asked, with a cursor to go on. */
+/** Messages examined per request at most (never their events: what a hit shows is in the index): a page may then hold fewer hits than asked, with a cursor to go on. */
 const MAX_SCANNED = 1000;
+const MAX_BATCH = 200;
 
 const ftsWord = (word: string) => `"${word.replaceAll('"', '""')}"`;
 const tsWord = (word: string) => `'${word.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
@@ -45,25 +46,24 @@ const tsWord = (word: string) => `'${word.replaceAll("\\", "\\\\").replaceAll("'
 /** The user's messages holding the query's words, stored before position `before`, newest first. */
 function candidates(tx: Executor, keys: string[], query: SearchQuery, before: number, limit: number): Promise<Candidate[]> {
   const { all, anyOf } = queryEntries(query);
-  const columns = sql`e.session_id, e.seq, e.search_pos AS pos, e.id, e.invocation_id, e.author, e.timestamp, e.data`;
   if (tx.dialect.name === "sqlite") {
     const or = (words: string[]) => `(${words.map(ftsWord).join(" OR ")})`;
     const match = [or(keys), ...all.map(ftsWord), ...(anyOf.length ? [or(anyOf)] : [])].join(" AND ");
+    // Only columns stored before `data`: SQLite reaches a later one through the whole value.
     return tx.all<Candidate>(sql`
-      SELECT ${columns} FROM search_fts JOIN events e ON e.search_pos = search_fts.rowid
+      SELECT e.session_id, e.seq, search_fts.rowid AS pos, e.id, e.invocation_id, e.author, e.timestamp
+      FROM search_fts JOIN events e ON e.search_pos = search_fts.rowid
       WHERE search_fts MATCH ${match} AND search_fts.rowid < CAST(${before} AS INTEGER) ORDER BY search_fts.rowid DESC LIMIT ${limit}`);
   }
   // One branch per key, each planned for its own words: the planner reads a user's rows newest first when the
   // words are in most of them, and looks them up in the inverted index when they are rare (both indexes: schema).
   const tsquery = (key: string) => [key, ...all].map(tsWord).join(" & ") + (anyOf.length ? ` & (${anyOf.map(tsWord).join(" | ")})` : "");
   const branches = keys.map(
-    (key) => sql`(SELECT session_id, seq, search_pos FROM events
+    (key) => sql`(SELECT session_id, seq, search_pos AS pos, id, invocation_id, author, timestamp FROM events
       WHERE search_owner = ${key} AND search_doc @@ CAST(${tsquery(key)} AS tsquery) AND search_pos < ${before}
       ORDER BY search_pos DESC LIMIT ${limit})`,
   );
-  return tx.all<Candidate>(sql`
-    SELECT ${columns} FROM (${sql.join(branches, sql` UNION ALL `)}) c JOIN events e ON e.session_id = c.session_id AND e.seq = c.seq
-    ORDER BY c.search_pos DESC LIMIT ${limit}`);
+  return tx.all<Candidate>(sql`SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) c ORDER BY pos DESC LIMIT ${limit}`);
 }
 
 const CHAT_COLUMNS = sql`id, name, last_seq, inherited, deleted_at`;
@@ -127,7 +127,9 @@ export async function searchTx(
   input: { includeRewound?: boolean; limit: number; before?: string },
 ): Promise<Page<SearchHit>> {
   const limit = input.limit;
-  const exact = queryEntries(query).exact;
+  // A typed word longer than the index's prefix entries is checked against the texts it keeps, not looked up as a
+  // prefix: the index would gather every user's words that start so.
+  const { startsWith } = queryEntries(query);
   const [, merged] = await tx.batch([
     // Each branch of the query is planned for its own words (a generic plan would pick one path for all).
     tx.dialect.name === "postgres" ? run(sql`SET LOCAL plan_cache_mode = force_custom_plan`) : null,
@@ -135,37 +137,51 @@ export async function searchTx(
   ]);
   const keys = [ownerKey(userId), ...merged.map((m) => m.key)];
   const book = chatBook(tx, userId);
-  const hits: SearchHit[] = [];
+  const hits: { row: Candidate; hit: Omit<SearchHit, "snippet"> }[] = [];
   let before = input.before === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(input.before);
   let scanned = 0;
   let more = true;
-  while (more && scanned < MAX_SCANNED) {
-    const batch = Math.min(200, Math.max(20, 2 * limit));
+  let next: string | null = null;
+  // Twice the page, then twice as many again each time they held too few hits (rewound ones, say), up to 200,
+  // never past MAX_SCANNED.
+  let batch = Math.min(MAX_BATCH, Math.max(20, 2 * limit));
+  scan: while (more && scanned < MAX_SCANNED) {
     const rows = await candidates(tx, keys, query, before, batch);
     more = rows.length === batch;
     await book.load(rows);
-    for (const row of rows) {
-      const event = JSON.parse(row.data) as AdkEvent;
-      const found = exact || matchesQuery(searchableText(event), query) ? hitsOf(book, row, event, query, input.includeRewound) : [];
-      if (found.length && hits.length >= limit) return { items: hits, nextBefore: encodeCursor(before) };
-      hits.push(...found);
-      before = row.pos;
+    const shown = rows.map((row) => hitsOf(book, row, input.includeRewound));
+    const starting = startsWith
+      ? await startingWith(
+          tx,
+          startsWith,
+          rows.filter((_, i) => shown[i].length),
+        )
+      : null;
+    for (const [i, row] of rows.entries()) {
+      const found = !starting || starting.has(keyOf(row)) ? shown[i] : [];
+      if (found.length && hits.length >= limit) {
+        next = encodeCursor(before);
+        break scan;
+      }
+      hits.push(...found.map((hit) => ({ row, hit })));
+      before = Number(row.pos);
       scanned += 1;
     }
     if (hits.length >= limit) break;
+    batch = Math.min(MAX_BATCH, 2 * batch, MAX_SCANNED - scanned);
   }
-  return { items: hits, nextBefore: more ? encodeCursor(before) : null };
+  if (next === null && more) next = encodeCursor(before);
+  const snippets = await snippetsOf(tx, query, [...new Map(hits.map(({ row }) => [row.pos, row])).values()]);
+  const none = { text: "", highlights: [] };
+  return {
+    items: hits.map(({ row, hit }) => ({ ...hit, snippet: snippets.get(keyOf(row)) ?? none })),
+    nextBefore: next,
+  };
 }
 
 /** A candidate's hits: one per live chat of the user that shows it, in its current view unless rewound ones are asked for. */
-function hitsOf(
-  book: ReturnType<typeof chatBook>,
-  row: Candidate,
-  event: AdkEvent,
-  query: SearchQuery,
-  includeRewound = false,
-): SearchHit[] {
-  const hits: SearchHit[] = [];
+function hitsOf(book: ReturnType<typeof chatBook>, row: Candidate, includeRewound = false): Omit<SearchHit, "snippet">[] {
+  const hits: Omit<SearchHit, "snippet">[] = [];
   for (const { chat, log } of book.showing(row.session_id, row.seq)) {
     const rewound = !isVisible(row.seq, book.view(chat));
     if (rewound && !includeRewound) continue;
@@ -177,7 +193,6 @@ function hitsOf(
       author: row.author,
       timestamp: new Date(row.timestamp * 1000).toISOString(),
       rewound,
-      snippet: snippetOf(searchableText(event), query),
     });
   }
   return hits;
