@@ -8,6 +8,7 @@ import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
+import { belowToasts } from "../ui/toast-place";
 import { useHydrated } from "../ui/use-hydrated";
 import { filesOf, MessageFiles } from "./attachment-chips";
 import { EmptyChat } from "./empty-chat";
@@ -173,18 +174,23 @@ export function Conversation({
   const hydrated = useHydrated();
   const items = useMemo(() => itemsOf(tasks, live, failed), [tasks, live, failed]);
   const scroller = useRef<HTMLElement>(null);
+  // Room kept above a search hit's turn for the toasts over it (belowToasts).
+  const [clearance, setClearance] = useState(0);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ESTIMATED_TURN,
     getItemKey: (index) => items[index].key,
     overscan: 3,
-    paddingStart: 24,
+    // Room above the first turn, too, for the toasts over a search hit's turn: it can land below them.
+    paddingStart: 24 + clearance,
     paddingEnd: 24,
     anchorTo: "end",
     followOnAppend: true,
+    // Lowered to 0 while the reader is away from the end (useFollowEnd).
     scrollEndThreshold: NEAR_END,
     initialOffset: () => items.length * ESTIMATED_TURN,
+    scrollPaddingStart: clearance,
   });
   const shown = virtualizer.getVirtualItems();
   const { detached, follow } = useFollowEnd(scroller, virtualizer, NEAR_END);
@@ -213,12 +219,19 @@ export function Conversation({
     if (!hydrated || !target) return;
     const index = items.findIndex((item) => item.kind === "turn" && invocationIdOf(item.row.task) === target.invocationId);
     if (index >= 0) {
-      virtualizer.scrollToIndex(index, { align: "center" });
-      setOutlined(items[index].key);
-      shownTarget(true);
-    } else if (!more) shownTarget(false);
+      // A task later: a toast shown with the hit (a switch's Undo) is on screen by then (sonner adds it so).
+      const timer = setTimeout(() => {
+        const below = belowToasts(scroller.current as HTMLElement);
+        if (below !== clearance) return setClearance(below);
+        virtualizer.scrollToIndex(index, { align: below ? "start" : "center" });
+        setOutlined(items[index].key);
+        shownTarget(true);
+      });
+      return () => clearTimeout(timer);
+    }
+    if (!more) shownTarget(false);
     else if (!loading) load();
-  }, [hydrated, target, items, more, loading, load, virtualizer]);
+  }, [hydrated, target, items, more, loading, load, virtualizer, clearance]);
   useEffect(() => {
     if (!outlined) return;
     const timer = setTimeout(() => setOutlined(null), OUTLINED_MS);

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { Pin } from "lucide-react";
-import { useState } from "react";
+import { type RefObject, useState } from "react";
 import { labelChatVersion } from "@/lib/api/chat-actions";
 import { queryKeys } from "@/lib/query-keys";
 import type { MapTurn } from "@/lib/session/tree";
@@ -15,7 +15,15 @@ import { unwrapAction } from "./unwrap-action";
  * The focused turn of the map in full, with its name and pin: a version worth finding again gets a name, and a
  * pinned one stays marked in the map and in History.
  */
-export function MapDetails({ sessionId, turn }: { sessionId: string; turn: MapTurn }) {
+export function MapDetails({
+  sessionId,
+  turn,
+  nameField,
+}: {
+  sessionId: string;
+  turn: MapTurn;
+  nameField: RefObject<HTMLInputElement | null>;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(turn.label ?? "");
   const [saving, setSaving] = useState(false);
@@ -40,6 +48,7 @@ export function MapDetails({ sessionId, turn }: { sessionId: string; turn: MapTu
       <p className="line-clamp-2 break-words" title={turn.text}>
         {turn.text || <span className="text-zinc-500 italic">No text</span>}
       </p>
+      {turn.reply && <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{turn.reply}</p>}
       <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
         Version {turn.sibling_index} of {turn.sibling_count} ·{" "}
         <time dateTime={turn.timestamp} title={new Date(turn.timestamp).toLocaleString()}>
@@ -55,6 +64,7 @@ export function MapDetails({ sessionId, turn }: { sessionId: string; turn: MapTu
         }}
       >
         <input
+          ref={nameField}
           aria-label="Version name"
           placeholder="Name this version"
           value={name}

@@ -1,12 +1,10 @@
 "use client";
 
-import { Network } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { shownLeaf } from "@/lib/session/tree";
-import { Button } from "../ui/button";
 import { SheetHeader } from "../ui/sheet-header";
-import { usePageDialog } from "../ui/use-page-dialog";
+import { focusOpener, type OpenedSheet } from "../ui/use-page-dialog";
 import { useTreeQuery } from "./queries";
 
 type MapViewModule = typeof import("./map-view");
@@ -47,25 +45,31 @@ function Status({ text, alert = false }: { text: string; alert?: boolean }) {
  * Map: the chat's whole tree of turns in a sheet (the full screen on a phone). Clicking a turn closes it and
  * shows that version, a switch undoable like any rewind (as History's Restore does).
  */
-export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy: boolean; onShow: (invocationId: string) => void }) {
-  const [open, setPageOpen] = usePageDialog();
+export function MapPanel({
+  sessionId,
+  busy,
+  onShow,
+  sheet,
+}: {
+  sessionId: string;
+  busy: boolean;
+  onShow: (invocationId: string) => void;
+  sheet: OpenedSheet;
+}) {
+  const { open, onOpenChange } = sheet;
+  // When it last opened: the map opens on the chat as it is, and a tree kept from an earlier opening may show
+  // another version as current.
   const [openedAt, setOpenedAt] = useState(0);
-  const setOpen = (next: boolean) => {
-    if (next) setOpenedAt(Date.now());
-    setPageOpen(next);
-  };
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setOpenedAt(Date.now());
+  }
   const tree = useTreeQuery(sessionId, open);
-  // The map opens on the chat as it is: a tree kept from an earlier opening may show another version as current.
-  const fresh = tree.data && tree.dataUpdatedAt >= openedAt ? tree.data : null;
+  const fresh = tree.data && tree.dataUpdatedAt >= openedAt && openedAt > 0 ? tree.data : null;
   const MapView = useMapView(open);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button aria-label="Map" className="p-2 touch:size-11 sm:px-2.5">
-          <Network className="size-4" aria-hidden />
-          <span className="hidden text-xs sm:inline">Map</span>
-        </Button>
-      </Dialog.Trigger>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/20" />
         <Dialog.Content
@@ -75,12 +79,13 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
             const content = e.currentTarget as HTMLElement;
             if (!content.contains(document.activeElement)) content.focus();
           }}
+          onCloseAutoFocus={focusOpener(sheet)}
           className="fixed inset-0 z-50 flex flex-col bg-white shadow-xl sm:left-auto sm:w-[min(64rem,85vw)] dark:bg-zinc-950"
         >
           <SheetHeader title="Map" />
           <Dialog.Description className="px-4 pt-2 pb-1 text-xs text-zinc-500">
             Every turn of this chat: solid ones are shown now, dashed ones rewound. Click one, or press Enter, to show that version with its
-            state and files.
+            state and files; its tag names or pins it.
           </Dialog.Description>
           {tree.isError ? (
             <Status text={tree.error.message} alert />
@@ -96,7 +101,7 @@ export function MapPanel({ sessionId, busy, onShow }: { sessionId: string; busy:
               tree={fresh}
               busy={busy}
               onShow={(invocationId) => {
-                setOpen(false);
+                onOpenChange(false);
                 onShow(invocationId);
               }}
             />

@@ -19,7 +19,8 @@ export async function createSession(userId: string, input: { agent?: string; nam
 /** The user's chats (of `agent` only, when given), most recently active first (a total order), optionally one page at a time. */
 export async function listSessions(userId: string, page?: PageRequest, agent?: string): Promise<Page<SessionSummary>> {
   const db = await getDb();
-  const before = decodeCursor(page?.before);
+  // Activity is a clock in milliseconds (lib/db/tx/users.ts), past any 32-bit bound.
+  const before = page?.before === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(page.before);
   const rows = await db.all<SessionRow>(sql`
     SELECT * FROM sessions WHERE ${liveOf(userId)} AND activity < ${before} ${agent === undefined ? sql`` : sql`AND agent = ${agent}`}
     ORDER BY activity DESC ${page ? sql`LIMIT ${page.limit + 1}` : sql``}`);

@@ -111,6 +111,7 @@ export async function archiveChatImport(
       const done = await finishImport(tx, row, {
         named_by_user: session.named_by_user,
         created_at: millis(session.created_at),
+        updated_at: millis(session.updated_at),
         forked_from_session_id: source,
         forked_before_invocation_id: source ? session.forked_before_invocation_id : null,
       });

@@ -74,7 +74,17 @@ export function conversationImport(chat: ConvertedChat, agent: string, attachmen
       chat.ops.every((op) => op.kind === "rewind" || op.attachments.length === 0),
     begin: (tx, userId) => beginImport(tx, userId, { agent, name: clean(chat.name, "A conversation title") }),
     steps: steps(chat, sizes, agent, attachments),
-    finish: (tx, row) => finishImport(tx, row, chat.createdAt ? { created_at: Math.round(chat.createdAt * 1000) } : {}),
+    finish: (tx, row) => finishImport(tx, row, times(chat)),
+  };
+}
+
+/** When the conversation began and when its last message was written (the export's seconds), as far as it says. */
+function times(chat: ConvertedChat): { created_at?: number; updated_at?: number } {
+  let last = 0;
+  for (const op of chat.ops) if (op.kind === "turn") for (const event of op.events) last = Math.max(last, event.timestamp ?? 0);
+  return {
+    ...(chat.createdAt ? { created_at: Math.round(chat.createdAt * 1000) } : {}),
+    ...(last > 0 ? { updated_at: Math.round(last * 1000) } : {}),
   };
 }
 

@@ -15,13 +15,26 @@ import { invocationsAt, linksOf } from "./layout";
 import { inPiece, type Log, logOf, ownFrom } from "./log";
 import { liveOf } from "./sessions";
 
-/** Every turn of the log (no markers) with its first event, which holds the user's message: one statement per piece. */
+/**
+ * Every turn of the log (no markers) with its first event, which holds the user's message, and its last, the
+ * agent's answer when the turn ended with one: one statement per piece.
+ */
 function turnRows(log: Log): Statement<TreeRow[]> {
-  type Row = { invocation_id: string; after_invocation_id: string | null; first_seq: number; timestamp: number; id: string; data: string };
+  type Row = {
+    invocation_id: string;
+    after_invocation_id: string | null;
+    first_seq: number;
+    timestamp: number;
+    id: string;
+    data: string;
+    reply_id: string | null;
+    reply_data: string | null;
+  };
   const reads = log.pieces.map((piece) =>
     all<Row>(sql`
-      SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data
+      SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data, r.id AS reply_id, r.data AS reply_data
       FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+      LEFT JOIN events r ON r.session_id = i.session_id AND r.seq = i.last_seq AND i.last_seq > i.first_seq
       WHERE ${inPiece(piece, "first_seq", "i")} AND NOT i.is_marker`),
   );
   return combined(reads, (found) =>
@@ -31,6 +44,7 @@ function turnRows(log: Log): Statement<TreeRow[]> {
       firstSeq: r.first_seq,
       timestamp: Number(r.timestamp),
       text: eventText(toEvent(r)),
+      reply: r.reply_id === null || r.reply_data === null ? "" : eventText(toEvent({ id: r.reply_id, data: r.reply_data })),
     })),
   );
 }
