@@ -12,7 +12,6 @@ import {
   listSessions,
   listTasks,
   listVersions,
-  loadArtifact,
   switchSession,
 } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
