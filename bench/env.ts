@@ -22,6 +22,7 @@ export const HARDENING = process.argv.includes("--hardening");
 export const AUTH = process.argv.includes("--auth");
 export const SEARCH = process.argv.includes("--search");
 export const MAP = process.argv.includes("--map");
+export const ATTACHMENTS = process.argv.includes("--attachments");
 export const TOOLS = process.argv.includes("--tools");
 export const OVERHEAD = process.argv.includes("--overhead");
 

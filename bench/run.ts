@@ -7,6 +7,7 @@
  * what a guest stores under a 1 MB quota (bench/hardening-<dialect>.json); `-- --search`: search over
  * 1,000,000 stored messages (bench/search-<dialect>.json); `-- --map`: the map alone (bench/map-<dialect>.json);
  * `-- --tools`: the approval gate's cost and a decision's way from instance B to a tab on A (bench/tools-<dialect>.json);
+ * `-- --attachments`: a 200 MB upload's memory and a fork of a chat with 500 MB of attachments (bench/attachments-<dialect>.json);
  * `-- --overhead`: streaming a model's reply through Retrace beside a bare relay, SQLite and PostgreSQL in one run (bench/overhead.json).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,8 +17,10 @@ import { issueToken } from "@/lib/auth";
 import { closeDb, getDb } from "@/lib/db/client";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
+import { attachmentsBench } from "./attachments";
 import { authBench } from "./auth";
 import {
+  ATTACHMENTS,
   AUTH,
   DIALECT,
   HARDENING,
@@ -128,6 +131,15 @@ async function main() {
       } finally {
         await server.stop();
       }
+      return;
+    }
+    if (ATTACHMENTS) {
+      const figures = await attachmentsBench();
+      console.log(`\nAttachments on ${DIALECT}:`, JSON.stringify(figures, null, 2));
+      writeFileSync(
+        path.join(ROOT, `bench/attachments-${DIALECT}.json`),
+        JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2),
+      );
       return;
     }
     if (MAP) {

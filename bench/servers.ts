@@ -14,7 +14,7 @@ export function build() {
 
 export interface Server {
   base: string;
-  /** The instance's process, for what it costs (bench/proc.ts). */
+  /** The instance's process, for what it costs (bench/proc.ts) and the memory it holds (/proc/<pid>/status). */
   pid: number;
   /** Resolves once the instance has exited: the next run's instance on this port must not meet it there. */
   stop(): Promise<void>;

@@ -32,7 +32,7 @@ async function chat(userId: string, turns: number) {
   for (let t = 0; t < turns; t++) {
     const value = t % 2 === 0 ? `set counter to ${t}` : "what is counter?";
     const message = { messageId: crypto.randomUUID(), role: Role.ROLE_USER, parts: [{ content: { $case: "text", value } }], contextId };
-    const started = await begin(userId, agent, { message } as unknown as SendMessageRequest);
+    const started = await begin(userId, agent, { message } as unknown as SendMessageRequest, "http://127.0.0.1");
     if (!("turn" in started)) throw new Error("a turn was expected");
     const done = await started.turn.done;
     // A failed turn costs less than a finished one: it would flatter the figures.

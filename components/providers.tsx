@@ -6,18 +6,22 @@ import { useState } from "react";
 import { Toaster } from "sonner";
 import { TabSync } from "./chat/tab-sync";
 import { Announcer } from "./ui/announcer";
+import { useToastsAbove } from "./ui/toast-place";
 
 /** Toasts at the top, where they never cover the composer (nor the text a rewind puts back in it), in the page's theme. */
 function ThemedToaster() {
   const { resolvedTheme } = useTheme();
-  // Below the chat header (49 px; on phones, 109 px: its controls take a second row), so a toast never covers them.
+  // Below the chat header (49 px; 60 px on a touch screen, whose targets are 44 px), so a toast never covers
+  // it; while the map covers the chat, at the bottom, above its details (components/ui/toast-place.ts).
+  const above = useToastsAbove();
+  const offset = above === null ? { top: 64 } : { bottom: above };
   return (
     <Toaster
       richColors
       closeButton
-      position="top-center"
-      offset={{ top: 64 }}
-      mobileOffset={{ top: 116 }}
+      position={above === null ? "top-center" : "bottom-center"}
+      offset={offset}
+      mobileOffset={above === null ? { top: 68 } : offset}
       theme={resolvedTheme === "dark" ? "dark" : "light"}
     />
   );

@@ -65,6 +65,8 @@ test.describe("accounts", () => {
     await accountMenu(laptop.chat.page, "Sign out");
     await expect(laptop.chat.page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
     await expect(laptop.chat.page.getByText("No chats yet.")).toBeVisible();
+    await expect(laptop.chat.toast("Signed out. Your chats are in your account")).toBeVisible();
+    expect(new URL(laptop.chat.page.url()).search).toBe("");
     await laptop.context.close();
     await phone.context.close();
   });
@@ -76,6 +78,42 @@ test.describe("accounts", () => {
     const dialog = signInDialog(laptop.chat.page);
     await expect(dialog.getByRole("alert")).toHaveText("That email and password don't match an account.");
     await expect(dialog.getByLabel("Password")).toHaveValue("not the right one at all");
+    // Escape gives focus back to the button that opened the dialog.
+    await laptop.chat.page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(laptop.chat.page.getByRole("button", { name: "Sign in", exact: true })).toBeFocused();
+    await laptop.context.close();
+  });
+
+  test("a passkey at an IP address says passkeys need localhost or HTTPS, not the browser's raw error", async ({ browser }) => {
+    const laptop = await device(browser, BASE);
+    await virtualAuthenticator(laptop.chat.page);
+    await laptop.chat.open();
+    await openSignIn(laptop.chat.page);
+    const dialog = signInDialog(laptop.chat.page);
+    await dialog.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText(/^Passkeys need a secure address: open Retrace at localhost or over HTTPS/);
+    await expect(dialog.getByRole("alert")).not.toContainText("invalid domain");
+    await dialog.getByRole("tab", { name: "Create account" }).click();
+    await dialog.getByLabel("Name").fill("Ada");
+    await dialog.getByLabel("Email").fill(person().email);
+    await dialog.getByRole("button", { name: "Create account with a passkey" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText(/^Passkeys need a secure address/);
+    await laptop.context.close();
+  });
+
+  test("deleting the account says it is done on the page that follows", async ({ browser }) => {
+    const laptop = await device(browser, BASE);
+    await laptop.chat.open();
+    const who = person();
+    await signUpWithEmail(laptop.chat.page, who);
+    await accountMenu(laptop.chat.page, "Delete account…");
+    const dialog = laptop.chat.page.getByRole("dialog", { name: "Delete account" });
+    await dialog.getByLabel(`Type ${who.email} to confirm`).fill(who.email);
+    await dialog.getByRole("button", { name: "Delete account and all chats" }).click();
+    await expect(laptop.chat.toast("Your account and all its chats are deleted.")).toBeVisible();
+    await expect(laptop.chat.page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
+    expect(new URL(laptop.chat.page.url()).search).toBe("");
     await laptop.context.close();
   });
 
@@ -197,10 +235,17 @@ test.describe("accounts", () => {
     await accountMenu(laptop.chat.page, "API tokens");
     const dialog = laptop.chat.page.getByRole("dialog", { name: "API tokens" });
     await dialog.getByLabel("Token name").fill("CI");
+    await expect(dialog.getByLabel("Expires")).toHaveValue("90");
+    await dialog.getByLabel("Expires").selectOption({ label: "30 days" });
     await dialog.getByRole("button", { name: "Create token" }).click();
     const token = (await dialog.getByTestId("new-token").textContent()) ?? "";
     const list = () => fetch(`${BASE}/api/sessions`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await (await list()).json()) as { data: unknown[] }).data).toHaveLength(1);
+    // A first request to paste, and when the token stops working.
+    await expect(dialog.getByTestId("token-example")).toHaveText(`curl -H "Authorization: Bearer ${token}" ${BASE}/api/sessions`);
+    const expires = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString("en-US");
+    await expect(dialog.getByRole("list", { name: "Your API tokens" })).toContainText(`expires ${expires}`);
+    await laptop.chat.page.screenshot({ path: test.info().outputPath("tokens-dialog.png") });
     await dialog.getByRole("button", { name: "Revoke CI" }).click();
     await expect(dialog.getByText("No tokens yet.")).toBeVisible();
     expect((await list()).status).toBe(401);

@@ -65,12 +65,63 @@ test.describe("export and import", () => {
     await expect(chat.sidebarChat("Chat 0")).toBeVisible();
   });
 
-  test("a file that is no export is refused with a readable message", async ({ chat, page }) => {
+  test("a file that is no export is refused with a readable message; a wrong JSON file is told which file works", async ({
+    chat,
+    page,
+  }) => {
     await chat.open();
     await page
       .getByLabel("Files to import")
       .setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from("hello") });
-    await expect(chat.toast(/not a Retrace archive, a ChatGPT conversations.json/)).toBeVisible();
+    await expect(chat.toast(/not JSON nor a ZIP\. Import takes a Retrace archive, ChatGPT's conversations\.json/)).toBeVisible();
+    // ChatGPT's export holds other JSON files beside conversations.json: picking one says which to pick.
+    await page
+      .getByLabel("Files to import")
+      .setInputFiles({ name: "user.json", mimeType: "application/json", buffer: Buffer.from('{"id":"user-1","email":"a@example.com"}') });
+    await expect(chat.toast(/This JSON is not a Retrace archive .*ChatGPT's conversations\.json .*export ZIP/)).toBeVisible();
+  });
+
+  test("imported chats are listed by their own dates, under their own day headings", async ({ chat, page }) => {
+    await chat.open();
+    await chat.sendMessage("set color to red");
+    const day = 86_400;
+    const now = Math.floor(Date.now() / 1000);
+    /** A ChatGPT conversation last written `daysAgo` days ago. */
+    const conversation = (title: string, daysAgo: number) => {
+      const at = now - daysAgo * day;
+      const message = (id: string, role: string, text: string, parent: string | null, children: string[]) => ({
+        id,
+        message: { id, author: { role }, create_time: at, content: { content_type: "text", parts: [text] }, metadata: {} },
+        parent,
+        children,
+      });
+      return {
+        title,
+        create_time: at,
+        update_time: at,
+        current_node: "a",
+        mapping: { u: message("u", "user", `About ${title}`, null, ["a"]), a: message("a", "assistant", "Sure.", "u", []) },
+      };
+    };
+    // The export's order (oldest first here) is not the list's.
+    const file = [conversation("A year ago", 365), conversation("Yesterday's", 1), conversation("Last week's", 4)];
+    await page
+      .getByLabel("Files to import")
+      .setInputFiles({ name: "conversations.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+    await expect(chat.toast("Imported 3 chats")).toBeVisible();
+    const list = page.getByRole("navigation", { name: "Chats" });
+    await expect(list.getByRole("link", { name: "A year ago" })).toBeVisible();
+    await expect(list.locator("h2, a")).toHaveText([
+      "Today",
+      "set color to red",
+      "Yesterday",
+      "Yesterday's",
+      "Previous 7 days",
+      "Last week's",
+      "Older",
+      "A year ago",
+    ]);
+    await page.screenshot({ path: `${SCREENS}/imported-by-date.png` });
   });
 });
 
@@ -117,9 +168,63 @@ test.describe("share links", () => {
 
     await page.getByRole("button", { name: "Share" }).click();
     await page.getByRole("dialog", { name: "Share this version" }).getByRole("button", { name: "Revoke" }).click();
+    // Revoking asks first; keeping the link changes nothing.
+    const confirm = page.getByRole("dialog", { name: "Revoke this link?" });
+    await expect(confirm).toContainText("Link not found");
+    await page.screenshot({ path: `${SCREENS}/share-revoke-confirm.png` });
+    await confirm.getByRole("button", { name: "Keep link" }).click();
+    await expect(confirm).toHaveCount(0);
+    await expect(page.getByRole("dialog", { name: "Share this version" }).getByRole("button", { name: "Revoke" })).toBeFocused();
+    await expect(page.getByTestId("share-link")).toHaveCount(1);
+    expect((await viewer.goto(link))?.status()).toBe(200);
+    await page.getByRole("dialog", { name: "Share this version" }).getByRole("button", { name: "Revoke" }).click();
+    await confirm.getByRole("button", { name: "Revoke link" }).click();
     await expect(page.getByTestId("share-link")).toHaveCount(0);
+    await expect(chat.toast("Link revoked")).toBeVisible();
+    // A revoked link is a 404 with the app's own page, and a way into the app.
     expect((await viewer.goto(link))?.status()).toBe(404);
+    await expect(viewer.getByRole("heading", { name: "Link not found" })).toBeVisible();
+    await expect(viewer.getByText("Its owner revoked this link, or it never existed.")).toBeVisible();
+    await viewer.screenshot({ path: `${SCREENS}/shared-link-not-found.png` });
+    await viewer.getByRole("link", { name: "Start a chat" }).click();
+    await expect(viewer.getByRole("textbox", { name: "Message" })).toBeEditable();
     await stranger.close();
+  });
+
+  test("a logged-out reader signs in on the share page and comes back to it, then continues the chat", async ({
+    chat,
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await chat.open();
+    await chat.sendMessage("set color to red");
+    const { link } = await share(page);
+    const { context, chat: reader } = await device(browser, baseURL as string);
+    await reader.page.goto(link);
+    const signIn = reader.page.getByRole("button", { name: "Sign in to continue" });
+    await signIn.click();
+    const dialog = reader.page.getByRole("dialog", { name: "Sign in to keep your chats" });
+    await expect(dialog).toBeVisible();
+    // Escape gives focus back to the button that opened it.
+    await reader.page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(signIn).toBeFocused();
+    await signIn.click();
+    const who = person("Grace Hopper");
+    await dialog.getByRole("tab", { name: "Create account" }).click();
+    await dialog.getByLabel("Name").fill(who.name);
+    await dialog.getByLabel("Email").fill(who.email);
+    await dialog.getByLabel("Password").fill(who.password);
+    await dialog.getByRole("button", { name: "Create account", exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(new URL(reader.page.url()).pathname).toBe(new URL(link).pathname);
+    await expect(reader.page.getByText("You can continue this chat now")).toBeVisible();
+    await reader.page.getByRole("button", { name: "Continue from here" }).click();
+    await expect(reader.page).toHaveURL(/\/chat\//);
+    await reader.expectUserMessages(["set color to red"]);
+    await expect(await reader.stateValue("color")).toContainText("red");
+    await context.close();
   });
 
   test("with tool calls and files opted in, and continued by a signed-in reader as their own chat", async ({
@@ -131,7 +236,21 @@ test.describe("share links", () => {
     await chat.open();
     await chat.sendMessage("set color to red");
     await chat.sendMessage("save file notes.txt with content hello");
-    const { link } = await share(page, ["Include tool calls", "Include files"]);
+    const { dialog, link } = await share(page, ["Include tool calls", "Include files"]);
+    // The link's options are its own: shown as they are, fixed; other options take another link.
+    for (const option of ["Include tool calls", "Include files"]) {
+      await expect(dialog.getByLabel(option)).toBeChecked();
+      await expect(dialog.getByLabel(option)).toBeDisabled();
+    }
+    await expect(dialog).toContainText("A link keeps the options it was made with.");
+    await page.screenshot({ path: `${SCREENS}/share-created.png` });
+    await dialog.getByRole("button", { name: "Make another link" }).click();
+    await expect(dialog.getByLabel("Include files")).toBeEnabled();
+    await expect(dialog.getByRole("button", { name: "Create link" })).toBeVisible();
+    await expect(dialog.getByTestId("share-link")).toHaveText([/tool calls · files/]);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Share" })).toBeFocused();
 
     const { context, chat: reader } = await device(browser, baseURL as string);
     await reader.open();
@@ -201,12 +320,12 @@ test("screens: Share, Export and Import on a phone and a desktop, light and dark
   }
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog", { name: "Share this version" })).toHaveCount(0);
-  // On a phone every header control stays on screen.
-  for (const name of ["History", "Share", "Export"]) {
-    const box = await page.getByRole("button", { name, exact: true }).boundingBox();
+  // On a phone the header's controls are in its More menu, on screen.
+  await chat.openFromHeader("Export");
+  for (const name of ["Archive (JSON)", "Markdown"]) {
+    const box = await page.getByRole("menuitem", { name }).boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 390, name).toBe(true);
   }
-  await page.getByRole("button", { name: "Export", exact: true }).click();
   await page.screenshot({ path: `${SCREENS}/export-phone-dark.png` });
   await page.keyboard.press("Escape");
   const stranger = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, colorScheme: "dark" });

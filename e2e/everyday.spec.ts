@@ -1,6 +1,15 @@
 import { expect, test } from "./support/fixtures";
 
 test.describe("everyday use", () => {
+  test("the app has a favicon: at /favicon.ico, where browsers look first, and named by the page", async ({ chat, page }) => {
+    await chat.open();
+    const icon = await page.request.get("/favicon.ico");
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()["content-type"]).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+    expect((await icon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+    await expect(page.locator('head link[rel="icon"][href^="/favicon.ico"]')).toHaveCount(1);
+  });
+
   test("the Undo toast stays 10 s, waits while hovered or focused, and covers neither the header nor the composer", async ({
     chat,
     page,
@@ -145,7 +154,7 @@ test.describe("everyday use", () => {
     const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
     const icon = await page.request.get(href!);
     expect(icon.status()).toBe(200);
-    expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+    expect(icon.headers()["content-type"]).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon|svg\+xml)/);
     expect(missing).toEqual([]);
 
     const link = chat.sidebarChat(name);

@@ -20,6 +20,8 @@ test.describe("offline", () => {
 
     const offline = page.getByRole("status").filter({ hasText: "You're offline" });
     await expect(offline).toBeVisible();
+    // It promises what happens: the text stays, and sending is the person's to do once back.
+    await expect(offline).toHaveText("You're offline. What you type stays here: send it once you're back.");
     await chat.composer.fill("draft while offline");
     await expect(chat.send).toBeDisabled();
     // The turn ends meanwhile; the chat cannot be read back, so the turn stays as it streamed, saying why.

@@ -37,7 +37,10 @@ test.describe("search", () => {
 
     await search(page, "banana");
     await expect(results(page).getByRole("status")).toHaveText("No messages match.");
-    await page.getByRole("switch", { name: "Include rewound messages" }).click();
+    // Rewound messages do match: the results say so, with the way to see them.
+    await expect(results(page)).toContainText("Rewound messages match.");
+    await results(page).getByRole("button", { name: "Include rewound messages" }).click();
+    await expect(page.getByRole("switch", { name: "Include rewound messages" })).toBeChecked();
     await expect(hits(page)).toHaveCount(2); // the message and the agent's reply
     const mine = hits(page).filter({ hasText: "You:" });
     await expect(mine).toContainText("Rewound");
@@ -106,6 +109,7 @@ test.describe("search", () => {
     await chat.sendMessage("set color to red");
     await search(page, "walrus");
     await expect(results(page).getByRole("status")).toHaveText("No messages match.");
+    await expect(results(page)).not.toContainText("Rewound messages match");
     // A snippet is text: markup in a message shows as the characters it is made of.
     await chat.sendMessage('remember <b>narwhal</b> <img src=x onerror="document.title=1">');
     await search(page, "narwhal");
@@ -126,6 +130,43 @@ test.describe("search", () => {
     await shot(page, "search-desktop-dark");
   });
 });
+
+/** The first message edited, so its first version's turn opens at the very top of the chat. */
+async function firstMessageEdited(chat: ChatPage, page: Page) {
+  await chat.open();
+  await chat.sendMessage("set color to banana");
+  await chat.sendMessage("what is color?");
+  await chat.messageAction("set color to banana", "Edit & resend");
+  await page.getByRole("textbox", { name: "Edit message" }).fill("set color to cherry");
+  await page.getByRole("button", { name: "Send edit" }).click();
+  await chat.waitForTurnEnd();
+  await chat.sendMessage("what is color?");
+}
+
+for (const [device, use] of [
+  ["desktop", { viewport: { width: 1280, height: 800 } }],
+  ["phone", { viewport: { width: 390, height: 844 }, hasTouch: true }],
+] as const) {
+  test.describe(`a rewound hit on a ${device}`, () => {
+    test.use(use);
+    test("opens with its message below the Switched toast, even at the top of the chat", async ({ chat, page }) => {
+      await firstMessageEdited(chat, page);
+      if (device === "phone") await page.getByRole("button", { name: "Open chats" }).tap();
+      await search(page, "banana");
+      await page.getByRole("switch", { name: "Include rewound messages" }).click();
+      await hits(page).filter({ hasText: "You:" }).getByRole("link").click();
+      const toast = chat.toast("Switched to the version with this message");
+      await expect(toast).toBeVisible();
+      const found = chat.userMessage("set color to banana");
+      await expect(found).toBeInViewport();
+      // Where both settle: the toast slides in, the list scrolls.
+      await page.waitForTimeout(600);
+      const [a, b] = [(await toast.boundingBox())!, (await found.boundingBox())!];
+      expect(a.y + a.height <= b.y || b.y + b.height <= a.y).toBe(true);
+      await shot(page, `search-switched-${device}`);
+    });
+  });
+}
 
 test.describe("search on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });

@@ -3,20 +3,21 @@ import "server-only";
  * What an app instance does once, at start-up (instrumentation.ts): start OpenTelemetry when configured
  * (lib/telemetry/sdk.ts), stamp each request with its connection's
  * address (lib/accounts/client-address.ts), check the configuration, open the store (migrations, backfills,
- * the operator's app state), sweep up turns and imports of crashed instances (and keep doing so), and, on
+ * the operator's app state), sweep up turns and imports of crashed instances and expired uploads (and keep doing so), and, on
  * SIGTERM/SIGINT, interrupt its own running turns before the process exits.
  */
 import { watchPeers } from "@/lib/accounts/client-address";
 import { stopLocalTurns } from "@/lib/agent/live";
 import { config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { reapAbandonedImports, reapAbandonedTurns } from "@/lib/db/queries";
+import { reapAbandonedImports, reapAbandonedTurns, reapBlobs } from "@/lib/db/queries";
 import { startTelemetry, stopTelemetry } from "@/lib/telemetry/sdk";
 
 const REAP_EVERY_MS = 5_000;
 
 async function reap() {
   await reapAbandonedImports();
+  await reapBlobs();
   const reaped = await reapAbandonedTurns();
   if (reaped.length === 0) return;
   const { bus } = await getDb();

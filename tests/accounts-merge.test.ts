@@ -62,7 +62,7 @@ describe("a sign-in upgrades the guest: every row moves to the account, in one t
     expect(file.text).toBe("hi");
   });
 
-  it("signing in to an existing account merges: the account's state wins, files append, chats come first, counters add up", async () => {
+  it("signing in to an existing account merges: the account's state wins, files append, chats by when last active, bytes add up", async () => {
     const { credentials, accountId, chatId } = await accountWithData();
     const accountBefore = await userRow(accountId);
     const guest = await richGuest("blue");
@@ -74,7 +74,7 @@ describe("a sign-in upgrades the guest: every row moves to the account, in one t
     expect(signedIn.status).toBe(200);
     expect(await rowsMentioning(guest.user_id)).toEqual({});
 
-    // Chats: the guest's (in their order) above the account's, a total order.
+    // Chats: by when each was last active (the guest's are newer here), a total order.
     expect(await browser.sessions()).toEqual([...guestChats, chatId]);
     // State: a key both had keeps the account's value; the guest's other keys arrive.
     const state = (await browser.api(routes.session.GET, { params: { id: chatId } })).json.data.session.state;
@@ -87,15 +87,30 @@ describe("a sign-in upgrades the guest: every row moves to the account, in one t
       [2, "guest blue"],
       [3, "guest second"],
     ]);
-    // Counters add up, less the bytes of the guest's `user:color`, which the account's value replaced.
+    // Bytes add up, less the bytes of the guest's `user:color`, which the account's value replaced; the activity clock is the later one.
     const after = await userRow(accountId);
     const replaced = ROW_BYTES + Buffer.byteLength("user:color") + Buffer.byteLength('"blue"');
     expect(after).toEqual({
-      activity: Number(accountBefore?.activity) + Number(guestBefore?.activity),
+      activity: Math.max(Number(accountBefore?.activity), Number(guestBefore?.activity)),
       stored_bytes: Number(accountBefore?.stored_bytes) + Number(guestBefore?.stored_bytes) - replaced,
     });
     const { counted, books } = await countedBytesOf(await getDb(), accountId);
     expect(counted).toBe(books);
+  });
+
+  it("chats of the two devices last active in the same millisecond stay a total order", async () => {
+    const { credentials, accountId, chatId } = await accountWithData();
+    const guest = await guestWithChat();
+    const db = await getDb();
+    const [account] = await db.all<{ activity: number }>(sql`SELECT activity FROM sessions WHERE id = ${chatId}`);
+    await db.run(sql`UPDATE sessions SET activity = ${account.activity} WHERE id = ${guest.sessionId}`);
+    const browser = new Browser(guest.token);
+    expect((await browser.auth("/sign-in/email", { email: credentials.email, password: credentials.password })).status).toBe(200);
+    const rows = await db.all<{ id: string; activity: number }>(sql`SELECT id, activity FROM sessions WHERE user_id = ${accountId}`);
+    expect(rows.map((r) => r.id).sort()).toEqual([chatId, guest.sessionId].sort());
+    expect(new Set(rows.map((r) => Number(r.activity))).size).toBe(2);
+    expect(Math.min(...rows.map((r) => Number(r.activity)))).toBe(Number(account.activity) - 1);
+    expect((await browser.sessions()).sort()).toEqual([chatId, guest.sessionId].sort());
   });
 
   it("a forged, tampered or expired guest token refuses the sign-in and changes nothing", async () => {

@@ -28,6 +28,9 @@ describe("export and import routes", () => {
     const markdown = await call(exportChat.GET, { token: owner.token, path: "/api/x?format=markdown", params: { id: owner.sessionId } });
     expect(markdown.headers.get("content-type")).toContain("text/markdown");
     expect(markdown.text).toContain("### You\n\nsave file notes.txt with content hi");
+    // One heading per reply: its tool call, the call's result and its text beneath it.
+    expect(markdown.text.match(/^### demo$/gm)).toHaveLength(3);
+    expect(markdown.text).toMatch(/### demo\n\n> Tool call `save_artifact`: .*\n\n> Tool result `save_artifact`: .*\n\n\S/);
     const all = await call(exportAll.GET, { token: owner.token });
     expect(all.json.chats.map((c: { session: { id: string } }) => c.session.id)).toEqual([owner.sessionId]);
 

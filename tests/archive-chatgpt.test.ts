@@ -174,7 +174,7 @@ describe("a share link's turns", () => {
 
   it("carry text only, unless tool calls are shared; never deltas or other parts", () => {
     expect(sharedTurns(shown({ includeTools: false, includeFiles: false }))).toEqual([
-      { id: "a", user: "set color to red", agent: [{ text: "Done" }] },
+      { id: "a", user: "set color to red", attachments: [], agent: [{ text: "Done" }] },
     ]);
     const withTools = sharedTurns(shown({ includeTools: true, includeFiles: false }));
     expect(withTools[0].agent.map((p) => Object.keys(p)[0])).toEqual(["function_call", "function_response", "text"]);

@@ -72,7 +72,14 @@ describe("configuration, validated at start-up", () => {
   it("defaults to the embedded SQLite file and the documented limits; an empty variable is unset", () => {
     const config = parseConfig(env({ DATABASE_URL: "", PORT: "" }));
     expect(config.database).toEqual({ kind: "sqlite", path: "data/retrace.db" });
-    expect(config.limits).toEqual({ concurrentTurns: 3, sessions: 10_000, storedBytes: 1024 ** 3 });
+    expect(config.limits).toEqual({
+      concurrentTurns: 3,
+      sessions: 10_000,
+      storedBytes: 1024 ** 3,
+      uploadBytes: 100 * 1024 ** 2,
+      attachments: 10,
+      uploadTtlMs: 24 * 3_600_000,
+    });
     expect(config.kagentNamespace).toBe("kagent");
     expect(parseConfig(env({ RETRACE_KAGENT_NAMESPACE: "team-a" })).kagentNamespace).toBe("team-a");
   });

@@ -108,6 +108,15 @@ describe("upgrading a database from before the invocation tree", () => {
     setDb(db);
     expect(await checkInvariants(db)).toEqual([]);
     expect((await listSessions("u")).items.map((s) => s.id)).toEqual(["s-new", "s-old"]);
+    // Activity became a clock: each chat's is at least its last write's time, in the order the counter gave.
+    const activity = await db.all<{ id: string; activity: number; updated_at: number }>(
+      sql`SELECT id, activity, updated_at FROM sessions ORDER BY activity DESC`,
+    );
+    expect(activity.map((r) => [r.id, r.activity >= r.updated_at])).toEqual([
+      ["s-new", true],
+      ["s-old", true],
+    ]);
+    expect((await db.one<{ activity: number }>(sql`SELECT activity FROM users WHERE id = 'u'`))?.activity).toBe(activity[0].activity);
     const tasks = (await listTasks("u", "s-new")).items;
     expect(tasks.map((t) => [t.id, t.history?.map((m) => m.parts)])).toEqual([
       ["t-A", [[{ kind: "text", text: "a" }], [{ kind: "text", text: "ra" }]]],

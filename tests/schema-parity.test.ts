@@ -10,12 +10,14 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SessionRow } from "@/lib/db/rows";
 import * as accountsPostgres from "@/lib/db/schema/accounts-postgres";
 import * as accountsSqlite from "@/lib/db/schema/accounts-sqlite";
+import * as blobsPostgres from "@/lib/db/schema/blobs-postgres";
+import * as blobsSqlite from "@/lib/db/schema/blobs-sqlite";
 import * as storePostgres from "@/lib/db/schema/postgres";
 import * as storeSqlite from "@/lib/db/schema/sqlite";
 
-/** The accounts tables live in their own files (they import `users`), so both halves are held together here. */
-const sqlite = { ...storeSqlite, ...accountsSqlite };
-const postgres = { ...storePostgres, ...accountsPostgres };
+/** The accounts and attachments tables live in their own files (they import `users`), so the parts are held together here. */
+const sqlite = { ...storeSqlite, ...accountsSqlite, ...blobsSqlite };
+const postgres = { ...storePostgres, ...accountsPostgres, ...blobsPostgres };
 const ACCOUNTS_TABLES = [
   "authUsers",
   "authSessions",

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { chatTree, type TreeRow } from "@/lib/session/tree";
 
-const row = (invocationId: string, parentId: string | null, firstSeq: number, text = invocationId): TreeRow => ({
+const row = (invocationId: string, parentId: string | null, firstSeq: number, text = invocationId, reply = ""): TreeRow => ({
   invocationId,
   parentId,
   firstSeq,
   text,
+  reply,
   timestamp: 1_700_000_000 + firstSeq,
   model: null,
   usage: null,
@@ -38,6 +39,14 @@ describe("the chat's map (pure)", () => {
     expect(text.length).toBeLessThanOrEqual(141);
     expect(text).toMatch(/^word word .*…$/);
     expect(text).not.toContain("\n");
+  });
+
+  it("a turn's answer: its first words as plain text, at most 80 characters; none when the turn ended without one", () => {
+    const answer = `Done — **color** is now \`red\`. See [the docs](https://example.com) ## then ${"word ".repeat(40)}`;
+    const tree = chatTree([row("A", null, 1, "set color to red", answer), row("B", "A", 3)], "B", new Map(), links);
+    expect(tree.turns[0].reply).toMatch(/^Done — color is now red\. See the docs then word word .*…$/);
+    expect(tree.turns[0].reply.length).toBeLessThanOrEqual(81);
+    expect(tree.turns[1].reply).toBe("");
   });
 
   it("a deep chat is walked without recursion", () => {

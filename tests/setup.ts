@@ -16,7 +16,7 @@ process.env.AUTH_SECRET ??= "test-secret-of-sixteen-characters";
 
 const TABLES =
   "users, sessions, events, invocations, state_checkpoints, app_state, user_state, artifacts, search_keys, search_texts, search_marks, " +
-  "auth_users, auth_sessions, auth_accounts, auth_verifications, auth_passkeys, auth_rate_limits, api_tokens, invites, share_links, version_labels, todos";
+  "auth_users, auth_sessions, auth_accounts, auth_verifications, auth_passkeys, auth_rate_limits, api_tokens, invites, share_links, version_labels, todos, blobs, blob_chunks, uploads";
 
 if (process.env.TEST_DIALECT === "postgres") {
   let db: Database;

@@ -242,10 +242,14 @@ describe("export and import of Retrace archives", () => {
 
   it("refuses what is not an archive with a readable message", async () => {
     const importer = await createUser();
-    await expect(importUpload(importer, chunks("hello"), AGENTS)).rejects.toThrow(/not a Retrace archive, a ChatGPT/);
-    await expect(importUpload(importer, chunks('{"format":"other","chats":[{"session":{}}]}'), AGENTS)).rejects.toThrow(
-      /Not a Retrace archive/,
+    await expect(importUpload(importer, chunks("hello"), AGENTS)).rejects.toThrow(
+      /not JSON nor a ZIP\. Import takes a Retrace archive, ChatGPT/,
     );
+    // The wrong JSON file of an export (say, ChatGPT's user.json) is told which one works.
+    for (const wrong of ['{"format":"other","chats":[{"session":{}}]}', '{"id":"user-1","email":"a@example.com"}'])
+      await expect(importUpload(importer, chunks(wrong), AGENTS)).rejects.toThrow(
+        /^This JSON is not a Retrace archive .*ChatGPT's conversations\.json .*export ZIP\.$/,
+      );
     await expect(importUpload(importer, chunks('{"format":"retrace.archive","chats":[{"sess'), AGENTS)).rejects.toThrow(/ends before/);
   });
 });

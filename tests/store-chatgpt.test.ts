@@ -1,8 +1,22 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { importUpload } from "@/lib/db/import-upload";
-import { createUser, listArtifacts, listTasks, listVersions, loadArtifact, switchSession } from "@/lib/db/queries";
+import {
+  appendEvents,
+  artifactBytes,
+  createSession,
+  createUser,
+  listArtifacts,
+  listEvents,
+  listSessions,
+  listTasks,
+  listVersions,
+  switchSession,
+} from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
+import { attachmentsOf } from "@/lib/session/attachments";
+import { event } from "./helpers";
 import { branchy, conversation, zip } from "./support/chatgpt";
 
 const OPTIONS = { agent: "demo", agents: ["demo"] };
@@ -67,7 +81,53 @@ describe("importing a ChatGPT export", () => {
     expect(await listArtifacts(userId, chats[0].id)).toEqual([]);
     await switchSession(userId, chats[0].id, siblings.invocation_ids[1]);
     expect((await listArtifacts(userId, chats[0].id)).map((a) => [a.filename, a.mime_type])).toEqual([["sum.png", "image/png"]]);
-    expect((await loadArtifact(userId, chats[0].id, "sum.png")).data).toEqual(png);
+    expect(await artifactBytes(userId, chats[0].id, "sum.png", 0, png.length)).toEqual(png);
+    // It is an attachment of the message that attached it in ChatGPT.
+    const effective = (await listEvents(userId, chats[0].id, "effective")).items;
+    expect(effective.flatMap(attachmentsOf).map((a) => [a.filename, a.version, a.size])).toEqual([["sum.png", 0, png.length]]);
+    expect(await checkInvariants(await getDb())).toEqual([]);
+  });
+
+  it("lists imported chats by their own last message, among the user's chats, in a total order", async () => {
+    const userId = await createUser();
+    const own = await createSession(userId, { name: "Mine, today" });
+    const DAY = 86_400;
+    /** A one-turn conversation whose messages were written `daysAgo` before the export's T0 (tests/support/chatgpt.ts). */
+    const dated = (title: string, daysAgo: number) => {
+      const chat = conversation(
+        title,
+        [
+          { id: "u", parent: null, role: "user", text: `About ${title}` },
+          { id: "a", parent: "u", role: "assistant", text: "Sure." },
+        ],
+        "a",
+      );
+      const mapping = chat.mapping as Record<string, { message: { create_time: number } | null }>;
+      for (const node of Object.values(mapping)) if (node.message) node.message.create_time -= daysAgo * DAY;
+      return { ...chat, create_time: chat.create_time - daysAgo * DAY };
+    };
+    // In the export's order, oldest first: the list shows them by date all the same, newest first.
+    const imported = await importUpload(
+      userId,
+      upload(JSON.stringify([dated("Old", 400), dated("Newer", 0), dated("Middle", 30)])),
+      OPTIONS,
+    );
+    const listed = (await listSessions(userId)).items;
+    expect(listed.map((s) => s.name)).toEqual(["Mine, today", "Newer", "Middle", "Old"]);
+    // Its last message's time (T0 + 10 s, tests/support/chatgpt.ts), not the import's.
+    expect(listed.find((s) => s.name === "Old")?.updated_at).toBe(new Date((1_735_000_010 - 400 * DAY) * 1000).toISOString());
+    // A second import of a chat last active in the same millisecond as one already there: both listed, no tie.
+    await importUpload(userId, upload(JSON.stringify([dated("Newer again", 0)])), OPTIONS);
+    const rows = await (await getDb()).all<{ name: string; activity: number }>(
+      sql`SELECT name, activity FROM sessions WHERE user_id = ${userId} ORDER BY activity DESC`,
+    );
+    expect(rows.map((r) => r.name)).toEqual(["Mine, today", "Newer", "Newer again", "Middle", "Old"]);
+    expect(new Set(rows.map((r) => Number(r.activity))).size).toBe(5);
+    // Writing to an imported chat makes it the most recent.
+    const old = imported.find((c) => c.name === "Old")?.id as string;
+    await appendEvents(userId, old, [event("later", { author: "user", text: "again" })]);
+    expect((await listSessions(userId)).items.map((s) => s.name)).toEqual(["Old", "Mine, today", "Newer", "Newer again", "Middle"]);
+    expect(own.id).toBe(listed[0].id);
     expect(await checkInvariants(await getDb())).toEqual([]);
   });
 

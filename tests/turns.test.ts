@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
 import { getDb } from "@/lib/db/client";
@@ -192,7 +192,13 @@ describe("a turn's writes", () => {
     process.env.DEMO_WORD_DELAY_MS = "0";
     const f = await fixture();
     const before = await activity(f.userId);
-    await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "set color to red" })).done;
+    // The user's clock is ahead of a stopped one: each write then counts one up from it.
+    const clock = vi.spyOn(Date, "now").mockReturnValue(before - 60_000);
+    try {
+      await (await startTurn({ userId: f.userId, sessionId: f.sessionId, agent: demo, text: "set color to red" })).done;
+    } finally {
+      clock.mockRestore();
+    }
     expect((await activity(f.userId)) - before).toBe(3);
     const events = (await listEvents(f.userId, f.sessionId)).items;
     expect(events.map((e) => Object.keys(e.content?.parts?.[0] ?? {})[0])).toEqual(["text", "function_call", "function_response", "text"]);

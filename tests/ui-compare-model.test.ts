@@ -6,6 +6,7 @@ const turn = (id: string, parent: string | null, current: boolean): MapTurn => (
   invocation_id: id,
   parent_invocation_id: parent,
   text: id,
+  reply: "",
   timestamp: "2030-01-01T00:00:00.000Z",
   current,
   sibling_index: 1,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mapGraph, openingView } from "@/components/chat/map-model";
+import { NODE_HEIGHT, NODE_WIDTH } from "@/components/chat/map-layout";
+import { mapGraph, openingView, READABLE_ZOOM } from "@/components/chat/map-model";
 import { chatTree, type TreeRow } from "@/lib/session/tree";
 
 const row = (invocationId: string, parentId: string | null, firstSeq: number): TreeRow => ({
@@ -7,6 +8,7 @@ const row = (invocationId: string, parentId: string | null, firstSeq: number): T
   parentId,
   firstSeq,
   text: invocationId,
+  reply: "",
   timestamp: 1_700_000_000,
   model: null,
   usage: null,
@@ -51,6 +53,8 @@ describe("the map's graph", () => {
   });
 });
 
+const links = () => ({ forks: [], source: null });
+
 describe("what React Flow is given", () => {
   // A chain of 200 turns with a second version of the 100th.
   const rows = Array.from({ length: 200 }, (_, i) => row(`t${i}`, i ? `t${i - 1}` : null, i + 1));
@@ -66,6 +70,26 @@ describe("what React Flow is given", () => {
     // Every node given has its parent given too, but the topmost (the parent of the highest in the margin).
     for (const id of ids) if (id !== `t${top}`) expect(ids).toContain(`t${Number(id.slice(1)) - 1}`);
     expect(graph.around({ x: 0, y: 0, zoom: 0.001 }, 800, 600)).toHaveLength(201);
+  });
+
+  it("on a phone, opens on the branch around the turn shown now, readable: never below READABLE_ZOOM", () => {
+    // Two versions of the first turn, each answered by a second; the second version's is shown.
+    const forked = mapGraph(
+      chatTree([row("A", null, 1), row("A2", null, 5), row("B", "A", 3), row("B2", "A2", 7)], "B2", new Map(), links()),
+    );
+    const [width, height] = [390, 600];
+    const view = openingView(forked, width, height);
+    expect(view.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM);
+    for (const id of ["B2", "A2"]) {
+      const { x, y } = forked.nodes.find((n) => n.id === id)!.position;
+      const [left, top] = [x * view.zoom + view.x, y * view.zoom + view.y];
+      expect([left >= 0, top >= 0, left + NODE_WIDTH * view.zoom <= width, top + NODE_HEIGHT * view.zoom <= height], id).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+    }
   });
 
   it("opens whole when the tree fits, else on the turn shown now", () => {

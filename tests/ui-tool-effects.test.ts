@@ -21,6 +21,7 @@ const tree = (parents: Record<string, string | null>): ChatTree => ({
     invocation_id: id,
     parent_invocation_id: parent,
     text: id,
+    reply: "",
     timestamp: "",
     current: true,
     sibling_index: 1,

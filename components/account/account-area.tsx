@@ -3,12 +3,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { LogIn } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { toast } from "sonner";
 import { authClient, authErrorMessage } from "@/lib/accounts/client";
 import type { SignInOptions, Viewer } from "@/lib/accounts/viewer";
 import { Button } from "../ui/button";
 import { AccountMenu } from "./account-menu";
+import { useArrivalNotice } from "./arrival-notice";
 import { SignInDialog } from "./sign-in-dialog";
 
 /** The foot of the sidebar: "Sign in" for a guest, the account menu once signed in. */
@@ -18,13 +19,7 @@ export function AccountArea({ viewer, options }: { viewer: Viewer; options: Sign
   const [open, setOpen] = useState(false);
   const why = useId();
 
-  // A single sign-on that failed comes back here with `?signin=failed&error=…`: say why, once.
-  useEffect(() => {
-    const params = new URLSearchParams(window.location.search);
-    if (params.get("signin") !== "failed") return;
-    toast.error(authErrorMessage(params.get("error") ?? undefined));
-    window.history.replaceState(null, "", window.location.pathname);
-  }, []);
+  useArrivalNotice();
 
   async function signedIn(created: boolean) {
     setOpen(false);
@@ -36,7 +31,7 @@ export function AccountArea({ viewer, options }: { viewer: Viewer; options: Sign
   async function signOut() {
     const { error } = await authClient.signOut();
     if (error) toast.error(authErrorMessage(error));
-    else window.location.assign("/");
+    else window.location.assign("/?signedout");
   }
 
   if (viewer.kind !== "guest") return <AccountMenu viewer={viewer} onSignOut={signOut} />;

@@ -24,7 +24,7 @@ export function DeleteAccountDialog({
     setError(null);
     try {
       await api("/api/account", { method: "DELETE", body: JSON.stringify({ email: typed }) });
-      window.location.assign("/");
+      window.location.assign("/?deleted");
     } catch (caught) {
       setError(readableError(caught));
       setBusy(false);

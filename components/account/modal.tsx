@@ -2,7 +2,7 @@
 
 import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { useId } from "react";
+import { useId, useRef } from "react";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 
@@ -12,25 +12,36 @@ export function Modal({
   onOpenChange,
   title,
   description,
+  returnFocus,
   children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
   description: string;
+  /** Where focus goes when it closes; by default, back to what had it when it opened. */
+  returnFocus?: () => void;
   children: React.ReactNode;
 }) {
+  // Opened by a plain button (not a Radix trigger): Radix would hand focus back to the body when it closes.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
         <Dialog.Content
           onOpenAutoFocus={(event) => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
             // Straight to the first field (not the Close button) when the dialog is a form.
             const field = (event.currentTarget as HTMLElement).querySelector("input");
             if (!field) return;
             event.preventDefault();
             field.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            if (!returnFocus && !opener.current?.isConnected) return;
+            event.preventDefault();
+            (returnFocus ?? (() => opener.current?.focus()))();
           }}
           className={cn(
             "fixed z-50 flex max-h-[90dvh] flex-col overflow-y-auto bg-white shadow-xl dark:bg-zinc-900",

@@ -1,10 +1,15 @@
 "use client";
 
-import { GitFork } from "lucide-react";
+import { GitFork, History, Network, PanelRight, Share2 } from "lucide-react";
 import Link from "next/link";
 import { Switch } from "radix-ui";
+import { useRef } from "react";
 import type { AgentInfo } from "@/lib/agent/types";
 import type { SessionRecord } from "@/lib/db/types";
+import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
+import { type OpenedSheet, usePagePanel } from "../ui/use-page-dialog";
+import { ChatMenu, type HeaderPanel } from "./chat-menu";
 import { ExportMenu } from "./export-menu";
 import { HistoryPanel } from "./history-panel";
 import { MapPanel } from "./map-panel";
@@ -23,17 +28,20 @@ function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: 
       >
         <Switch.Thumb className="block size-3 translate-x-0.5 rounded-full bg-white transition-transform data-[state=checked]:translate-x-3.5 dark:bg-zinc-900" />
       </Switch.Root>
-      <label htmlFor="show-rewound" className="cursor-pointer select-none">
-        <span className="hidden md:inline">Show rewound turns</span>
-        <span className="md:hidden">Rewound turns</span>
+      <label htmlFor="show-rewound" className="cursor-pointer whitespace-nowrap select-none">
+        Show rewound turns
       </label>
     </div>
   );
 }
 
+const BUTTON = "px-2.5 py-2 text-xs touch:min-h-11";
+
 /**
  * The chat's name, its agent (a choice before the first message), and the chat's controls — the rewound-turns
- * switch, Map, History, Share, Export and the state sheet — each with a visible label: on phones they take a row of their own.
+ * switch, Map, History, Share, Export and the state sheet — each with a visible label. Where the header is too
+ * narrow for their row (under 640 px of it: a phone, or a tablet beside the sidebar), they are the items of its
+ * "More" menu, and the chat's name keeps the row.
  */
 export function ChatHeader({
   session,
@@ -60,8 +68,21 @@ export function ChatHeader({
   onShowVersion: (invocationId: string) => void;
   onCompareVersions: (invocationId: string) => void;
 }) {
+  const [panel, setPanel] = usePagePanel<HeaderPanel>();
+  // What opened the sheet (its button, or the menu's), where focus goes back when it closes.
+  const opener = useRef<HTMLElement | null>(null);
+  const openPanel = (which: HeaderPanel, from: HTMLElement | null) => {
+    opener.current = from;
+    setPanel(which);
+  };
+  const sheet = (which: HeaderPanel): OpenedSheet => ({
+    open: panel === which,
+    onOpenChange: (open) => setPanel(open ? which : null),
+    returnFocus: () => opener.current?.focus(),
+  });
+  const opens = (which: HeaderPanel) => (e: React.MouseEvent<HTMLElement>) => openPanel(which, e.currentTarget);
   return (
-    <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
+    <header className="@container flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-zinc-200 py-2 pr-2 pl-12 md:pl-4 dark:border-zinc-800">
       <h1 className="min-w-0 flex-1 content-center truncate text-sm font-semibold touch:min-h-11" title={session?.name}>
         {session?.name ?? "New chat"}
       </h1>
@@ -85,15 +106,47 @@ export function ChatHeader({
         </select>
       )}
       {sessionId && (
-        // Below 600 px (sonner's phone layout too, whose toasts sit below it) the controls wrap onto a row of their own.
-        <div className="flex w-full items-center justify-end gap-3 min-[600px]:w-auto">
-          <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />
-          <MapPanel sessionId={sessionId} busy={busy} onShow={onShowVersion} onCompare={onCompareVersions} />
-          <HistoryPanel sessionId={sessionId} disabled={busy} onRestore={onRestoreVersion} onCompare={onCompareVersions} />
-          <ShareDialog sessionId={sessionId} disabled={busy} />
-          <ExportMenu sessionId={sessionId} />
-          <StatePanelSheet sessionId={sessionId} />
-        </div>
+        <>
+          <div className="hidden items-center justify-end gap-3 @min-[40rem]:flex">
+            <RewoundToggle checked={showRewound} onChange={onShowRewoundChange} />
+            <Button className={BUTTON} onClick={opens("map")}>
+              <Network className="size-4" aria-hidden />
+              Map
+            </Button>
+            <Button className={BUTTON} onClick={opens("history")}>
+              <History className="size-4" aria-hidden />
+              History
+            </Button>
+            <Button className={BUTTON} disabled={busy} onClick={opens("share")}>
+              <Share2 className="size-4" aria-hidden />
+              Share
+            </Button>
+            <ExportMenu sessionId={sessionId} className={BUTTON} />
+            <Button aria-label="Open state panel" className={cn(BUTTON, "lg:hidden")} onClick={opens("state")}>
+              <PanelRight className="size-4" aria-hidden />
+              State
+            </Button>
+          </div>
+          <div className="@min-[40rem]:hidden">
+            <ChatMenu
+              sessionId={sessionId}
+              showRewound={showRewound}
+              onShowRewoundChange={onShowRewoundChange}
+              busy={busy}
+              onOpen={openPanel}
+            />
+          </div>
+          <MapPanel sessionId={sessionId} busy={busy} onShow={onShowVersion} onCompare={onCompareVersions} sheet={sheet("map")} />
+          <HistoryPanel
+            sessionId={sessionId}
+            disabled={busy}
+            onRestore={onRestoreVersion}
+            onCompare={onCompareVersions}
+            sheet={sheet("history")}
+          />
+          <ShareDialog sessionId={sessionId} sheet={sheet("share")} />
+          <StatePanelSheet sessionId={sessionId} sheet={sheet("state")} />
+        </>
       )}
     </header>
   );

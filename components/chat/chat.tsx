@@ -18,12 +18,14 @@ import { CompareDialog } from "./compare-dialog";
 import { Composer } from "./composer";
 import { ConnectionStatus } from "./connection-status";
 import { Conversation } from "./conversation";
+import { DropZone } from "./drop-zone";
 import { useEffectsWarning } from "./effects-warning";
 import { ModelMenu } from "./model-menu";
 import { useRefreshSession, useSessionQuery, useTasksQuery } from "./queries";
 import { useAnnounceReplies } from "./reply-announcer";
 import { useShowTurnRequests } from "./show-turn";
 import { StatePanel } from "./state-panel";
+import { type AttachmentLimits, useAttachments } from "./use-attachments";
 import { useChatModel } from "./use-chat-model";
 import { useComposerText } from "./use-composer-text";
 import { isRunning, useLiveTurn } from "./use-live-turn";
@@ -39,6 +41,7 @@ export function Chat({
   agents,
   draft,
   targetTurn,
+  attachmentLimits,
 }: {
   session: SessionRecord | null;
   /** The latest page of turns, rendered by the server. */
@@ -47,6 +50,7 @@ export function Chat({
   draft?: string;
   /** A turn to bring into view (a search hit's, `?turn=`). */
   targetTurn?: string;
+  attachmentLimits: AttachmentLimits;
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -55,6 +59,7 @@ export function Chat({
   const [agent, setAgent] = useState(session?.agent ?? agents[0]?.name ?? DEMO_AGENT);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useComposerText(sessionId, { startedHere: session === null, draft, composer: composerRef });
+  const attachments = useAttachments(attachmentLimits);
   const [pending, setPending] = useState(false);
   /** A new chat's first turn ended and its own route is loading: this component is about to be replaced. */
   const [leaving, setLeaving] = useState(false);
@@ -169,9 +174,9 @@ export function Chat({
     setPending,
     setText,
     draft: () => composerRef.current?.value ?? "",
-    send: (message, rewindFirst, model = chatModel.model) => {
+    send: (message, rewindFirst, files, model = chatModel.model) => {
       chatModel.pick(model ?? null);
-      void turn.send(message, rewindFirst, model);
+      void turn.send(message, rewindFirst, files, model);
     },
     decide: (task, data) => void turn.decide(task, data),
     confirmEffects: warning.confirm,
@@ -186,19 +191,19 @@ export function Chat({
   const send = () => {
     const message = text.trim();
     setText("");
-    void turn.send(message, undefined, chatModel.model);
+    void turn.send(message, undefined, attachments.take(), chatModel.model);
   };
   const retry = () => {
     if (!turn.failed) return;
-    const { text: message, rewindFirst, model } = turn.failed;
+    const { text: message, rewindFirst, files, model } = turn.failed;
     // The composer still holds the failed text; retrying sends it, so it leaves the composer too.
     setText((t) => (t.trim() === message ? "" : t));
-    void turn.send(message, rewindFirst, model);
+    void turn.send(message, rewindFirst, files, model);
   };
 
   return (
     <div className="flex h-full min-w-0 flex-1">
-      <div className="flex min-w-0 flex-1 flex-col">
+      <DropZone onFiles={attachments.add} className="flex min-w-0 flex-1 flex-col">
         <ChatHeader
           session={current}
           sessionId={sessionId}
@@ -237,13 +242,14 @@ export function Chat({
             canSend={!busy && online && !waiting}
             waiting={waiting}
             disabled={!composerReady}
+            attachments={attachments}
             controls={
               models.length > 1 &&
               chatModel.model && <ModelMenu models={models} model={chatModel.model} onChange={chatModel.pick} disabled={!composerReady} />
             }
           />
         </div>
-      </div>
+      </DropZone>
       {warning.dialog}
       <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
         <StatePanel sessionId={sessionId} />

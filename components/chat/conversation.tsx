@@ -3,11 +3,14 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { AlertCircle, ArrowDown, LoaderCircle, RotateCw } from "lucide-react";
 import { memo, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { SentFile } from "@/lib/a2a/client";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
+import { belowToasts } from "../ui/toast-place";
 import { useHydrated } from "../ui/use-hydrated";
+import { filesOf, MessageFiles } from "./attachment-chips";
 import { EmptyChat } from "./empty-chat";
 import { RewindDivider } from "./rewind-divider";
 import { type TurnRow, turnRows } from "./turn-rows";
@@ -33,6 +36,10 @@ type Item =
   | { kind: "live"; key: string; live: LiveTurn }
   | { kind: "failed"; key: string; failed: FailedSend };
 
+/** A sent message's files as the parts the server will give back for them, until it does. */
+const fileParts = (files: SentFile[]) =>
+  files.map((f) => ({ kind: "file" as const, file: { uri: f.url, name: f.filename, mimeType: f.mediaType } }));
+
 /** The live turn as a task to render: the server's once it has named it, else just the user's message. */
 function liveTask(live: LiveTurn): Task {
   return (
@@ -41,7 +48,14 @@ function liveTask(live: LiveTurn): Task {
       id: "pending",
       contextId: "",
       status: { state: "submitted" },
-      history: [{ kind: "message", messageId: "pending", role: "user", parts: [{ kind: "text", text: live.userText }] }],
+      history: [
+        {
+          kind: "message",
+          messageId: "pending",
+          role: "user",
+          parts: [...(live.userText ? [{ kind: "text" as const, text: live.userText }] : []), ...fileParts(live.userFiles)],
+        },
+      ],
     }
   );
 }
@@ -49,9 +63,12 @@ function liveTask(live: LiveTurn): Task {
 function FailedTurn({ failed, disabled, onRetry }: { failed: FailedSend; disabled: boolean; onRetry: () => void }) {
   return (
     <section data-testid="failed-turn" className="flex flex-col items-end gap-2">
-      <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words opacity-70 dark:bg-zinc-800">
-        {failed.text}
-      </div>
+      {failed.text && (
+        <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words opacity-70 dark:bg-zinc-800">
+          {failed.text}
+        </div>
+      )}
+      <MessageFiles files={filesOf({ parts: fileParts(failed.files) })} />
       <div role="alert" className="flex items-center gap-2 text-sm text-red-600 dark:text-red-400">
         <AlertCircle className="size-4 shrink-0" aria-hidden />
         <span>{failed.error}</span>
@@ -157,18 +174,23 @@ export function Conversation({
   const hydrated = useHydrated();
   const items = useMemo(() => itemsOf(tasks, live, failed), [tasks, live, failed]);
   const scroller = useRef<HTMLElement>(null);
+  // Room kept above a search hit's turn for the toasts over it (belowToasts).
+  const [clearance, setClearance] = useState(0);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ESTIMATED_TURN,
     getItemKey: (index) => items[index].key,
     overscan: 3,
-    paddingStart: 24,
+    // Room above the first turn, too, for the toasts over a search hit's turn: it can land below them.
+    paddingStart: 24 + clearance,
     paddingEnd: 24,
     anchorTo: "end",
     followOnAppend: true,
+    // Lowered to 0 while the reader is away from the end (useFollowEnd).
     scrollEndThreshold: NEAR_END,
     initialOffset: () => items.length * ESTIMATED_TURN,
+    scrollPaddingStart: clearance,
   });
   const shown = virtualizer.getVirtualItems();
   const { detached, follow } = useFollowEnd(scroller, virtualizer, NEAR_END);
@@ -197,12 +219,19 @@ export function Conversation({
     if (!hydrated || !target) return;
     const index = items.findIndex((item) => item.kind === "turn" && invocationIdOf(item.row.task) === target.invocationId);
     if (index >= 0) {
-      virtualizer.scrollToIndex(index, { align: "center" });
-      setOutlined(items[index].key);
-      shownTarget(true);
-    } else if (!more) shownTarget(false);
+      // A task later: a toast shown with the hit (a switch's Undo) is on screen by then (sonner adds it so).
+      const timer = setTimeout(() => {
+        const below = belowToasts(scroller.current as HTMLElement);
+        if (below !== clearance) return setClearance(below);
+        virtualizer.scrollToIndex(index, { align: below ? "start" : "center" });
+        setOutlined(items[index].key);
+        shownTarget(true);
+      });
+      return () => clearTimeout(timer);
+    }
+    if (!more) shownTarget(false);
     else if (!loading) load();
-  }, [hydrated, target, items, more, loading, load, virtualizer]);
+  }, [hydrated, target, items, more, loading, load, virtualizer, clearance]);
   useEffect(() => {
     if (!outlined) return;
     const timer = setTimeout(() => setOutlined(null), OUTLINED_MS);

@@ -14,18 +14,11 @@ export function download(url: string) {
   link.remove();
 }
 
-/** "Export": the chat's whole log as a Retrace archive, or its current view as Markdown. */
-export function ExportMenu({ sessionId }: { sessionId: string }) {
+/** The chat's whole log as a Retrace archive, or its current view as Markdown: the items of a menu. */
+export function ExportItems({ sessionId }: { sessionId: string }) {
   const url = `/api/sessions/${sessionId}/export`;
   return (
-    <Menu
-      trigger={
-        <Button aria-label="Export" className="p-2 touch:size-11 sm:px-2.5">
-          <Download className="size-4" aria-hidden />
-          <span className="hidden text-xs sm:inline">Export</span>
-        </Button>
-      }
-    >
+    <>
       <MenuItem
         icon={<FileJson className="size-4" />}
         description="Every version, state and file; import it again"
@@ -40,6 +33,22 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
       >
         Markdown
       </MenuItem>
+    </>
+  );
+}
+
+/** "Export", a button of the chat's header. */
+export function ExportMenu({ sessionId, className }: { sessionId: string; className: string }) {
+  return (
+    <Menu
+      trigger={
+        <Button className={className}>
+          <Download className="size-4" aria-hidden />
+          Export
+        </Button>
+      }
+    >
+      <ExportItems sessionId={sessionId} />
     </Menu>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronRight, Columns2, History, MoreHorizontal, Pin } from "lucide-react";
+import { ChevronRight, Columns2, MoreHorizontal, Pin } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import type { VersionInfo } from "@/lib/db/types";
@@ -9,7 +9,7 @@ import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { Menu, MenuItem } from "../ui/menu";
 import { SheetHeader } from "../ui/sheet-header";
-import { usePageDialog } from "../ui/use-page-dialog";
+import { focusOpener, type OpenedSheet } from "../ui/use-page-dialog";
 import { clockTime, endedBy, foldSwitches } from "./history-entries";
 import { useTreeQuery, useVersionsQuery } from "./queries";
 import { plural, timeAgo } from "./turn-rows";
@@ -141,21 +141,23 @@ export function HistoryPanel({
   disabled,
   onRestore,
   onCompare,
+  sheet,
 }: {
   sessionId: string;
   disabled: boolean;
   onRestore: (markerInvocationId: string) => void;
   onCompare: (invocationId: string) => void;
+  sheet: OpenedSheet;
 }) {
-  const [open, setOpen] = usePageDialog();
+  const { open, onOpenChange } = sheet;
   const versions = useVersionsQuery(sessionId, open);
   const tree = useTreeQuery(sessionId, open).data;
   const restore = (version: VersionInfo) => () => {
-    setOpen(false);
+    onOpenChange(false);
     if (version.marker_invocation_id) onRestore(version.marker_invocation_id);
   };
   const compare = (version: VersionInfo) => () => {
-    setOpen(false);
+    onOpenChange(false);
     if (version.last_invocation_id) onCompare(version.last_invocation_id);
   };
   const facts = (version: VersionInfo) => {
@@ -163,16 +165,13 @@ export function HistoryPanel({
     return turn ? factsLine(turn) : "";
   };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button className="px-2.5 py-2 text-xs touch:min-h-11">
-          <History className="size-4" aria-hidden />
-          History
-        </Button>
-      </Dialog.Trigger>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-96 max-w-[90vw] flex-col bg-white shadow-xl dark:bg-zinc-950">
+        <Dialog.Content
+          onCloseAutoFocus={focusOpener(sheet)}
+          className="fixed inset-y-0 right-0 z-50 flex w-96 max-w-[90vw] flex-col bg-white shadow-xl dark:bg-zinc-950"
+        >
           <SheetHeader title="History" />
           <Dialog.Description className="px-4 pt-3 text-xs text-zinc-500">
             Every version of this chat, newest first. Restore brings back its turns, state and files; you can undo it.

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { Columns2, Pin } from "lucide-react";
-import { useState } from "react";
+import { type RefObject, useState } from "react";
 import { labelChatVersion } from "@/lib/api/chat-actions";
 import { queryKeys } from "@/lib/query-keys";
 import type { MapTurn } from "@/lib/session/tree";
@@ -21,10 +21,12 @@ export function MapDetails({
   sessionId,
   turn,
   onCompare,
+  nameField,
 }: {
   sessionId: string;
   turn: MapTurn;
   onCompare: (invocationId: string) => void;
+  nameField: RefObject<HTMLInputElement | null>;
 }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(turn.label ?? "");
@@ -50,6 +52,7 @@ export function MapDetails({
       <p className="line-clamp-2 break-words" title={turn.text}>
         {turn.text || <span className="text-zinc-500 italic">No text</span>}
       </p>
+      {turn.reply && <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">{turn.reply}</p>}
       <p className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
         Version {turn.sibling_index} of {turn.sibling_count} ·{" "}
         <time dateTime={turn.timestamp} title={new Date(turn.timestamp).toLocaleString()}>
@@ -66,6 +69,7 @@ export function MapDetails({
         }}
       >
         <input
+          ref={nameField}
           aria-label="Version name"
           placeholder="Name this version"
           value={name}

@@ -8,7 +8,7 @@
 import { stratify, tree } from "d3-hierarchy";
 
 export const NODE_WIDTH = 224;
-export const NODE_HEIGHT = 76;
+export const NODE_HEIGHT = 100;
 const GAP_X = 24;
 const GAP_Y = 40;
 

@@ -29,6 +29,8 @@ export interface MapGraph {
   leafId: string | null;
   /** The node an arrow key moves to from `id`: its parent, its child on the current head (else its first), its neighbours in its layer. */
   step(id: string, key: ArrowKey): string | null;
+  /** The branch around `id`: what led to it (two turns up), its other versions and what follows it. */
+  branch(id: string): MapNode[];
   /**
    * The nodes within half a screen of a `width` × `height` view, with their parents and children, so every
    * edge that crosses the view has both its ends: all React Flow is given, so its cost does not grow with the chat.
@@ -93,6 +95,14 @@ export function mapGraph(tree: ChatTree): MapGraph {
     const { layer, index } = place.get(id) as { layer: MapNode[]; index: number };
     return layer[index + (key === "ArrowLeft" ? -1 : 1)]?.id ?? null;
   };
+  const branch = (id: string) => {
+    const node = byId.get(id);
+    if (!node) return [];
+    const parent = node.parent === null ? undefined : byId.get(node.parent);
+    const grandparent = parent?.parent == null ? undefined : byId.get(parent.parent);
+    const versions = node.parent === null ? [node] : (children.get(node.parent) ?? [node]);
+    return [...new Set([...versions, ...(children.get(id) ?? []), ...(parent ? [parent] : []), ...(grandparent ? [grandparent] : [])])];
+  };
   const around = (view: Viewport, width: number, height: number) => {
     const [marginX, marginY] = [width / 2, height / 2];
     const seen = new Set<MapNode>();
@@ -108,7 +118,7 @@ export function mapGraph(tree: ChatTree): MapGraph {
     }
     return [...seen];
   };
-  return { nodes, leafId, step, around };
+  return { nodes, leafId, step, branch, around };
 }
 
 /** The centre of a node, where the viewport goes to show it. */
@@ -116,27 +126,44 @@ export const centreOf = (position: Position) => ({ x: position.x + NODE_WIDTH / 
 
 /** The farthest React Flow may zoom out. */
 export const MIN_ZOOM = 0.1;
-/** Readable down to this zoom: a tree that fits in view at it opens whole. */
-const WHOLE_ZOOM = 0.75;
+/** The least zoom a map opens at: a node's smallest text (12 px) is then at least 11 px on screen. */
+export const READABLE_ZOOM = 11 / 12;
+/** Room around what a view fits. */
+const MARGIN = 48;
+
+/** The nodes' bounding box: its left, top, right and bottom. */
+function bounds(nodes: readonly { position: Position }[]) {
+  const xs = nodes.map((n) => n.position.x);
+  const ys = nodes.map((n) => n.position.y);
+  return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs) + NODE_WIDTH, bottom: Math.max(...ys) + NODE_HEIGHT };
+}
+
+/** The zoom at which a box fits a `width` × `height` view. */
+const fitZoom = (box: ReturnType<typeof bounds>, width: number, height: number) =>
+  Math.min(width / (box.right - box.left + MARGIN), height / (box.bottom - box.top + MARGIN));
 
 /** The whole tree centred in a `width` × `height` view, as large as fits (at most 1:1). */
 export function wholeView(graph: MapGraph, width: number, height: number): Viewport {
-  const xs = graph.nodes.map((n) => n.position.x);
-  const ys = graph.nodes.map((n) => n.position.y);
-  const [left, top] = [Math.min(...xs), Math.min(...ys)];
-  const [right, bottom] = [Math.max(...xs) + NODE_WIDTH, Math.max(...ys) + NODE_HEIGHT];
-  const zoom = Math.max(MIN_ZOOM, Math.min(1, width / (right - left + 48), height / (bottom - top + 48)));
-  return { x: width / 2 - ((left + right) / 2) * zoom, y: height / 2 - ((top + bottom) / 2) * zoom, zoom };
+  const box = bounds(graph.nodes);
+  const zoom = Math.max(MIN_ZOOM, Math.min(1, fitZoom(box, width, height)));
+  return { x: width / 2 - ((box.left + box.right) / 2) * zoom, y: height / 2 - ((box.top + box.bottom) / 2) * zoom, zoom };
 }
 
 /**
- * Where the map opens: the whole tree when it fits at a readable size, else the turn shown now a third of the
- * way down, what led to it above and its other versions beside it.
+ * Where the map opens: the whole tree when it fits at a readable size; else the branch around the turn shown
+ * now (what led to it, its other versions, what follows it) centred, as large as fits but never below
+ * READABLE_ZOOM; and when even that branch is wider (a phone), the turn itself centred, a third of the way down.
  */
 export function openingView(graph: MapGraph, width: number, height: number): Viewport {
   const whole = wholeView(graph, width, height);
-  if (whole.zoom >= WHOLE_ZOOM) return whole;
+  if (whole.zoom >= READABLE_ZOOM) return whole;
   const start = graph.nodes.find((n) => n.id === graph.leafId) ?? graph.nodes[0];
+  const box = bounds(graph.branch(start.id));
+  const fit = fitZoom(box, width, height);
+  const zoom = Math.min(1, Math.max(READABLE_ZOOM, fit));
+  if (fit >= zoom) {
+    return { x: width / 2 - ((box.left + box.right) / 2) * zoom, y: height / 2 - ((box.top + box.bottom) / 2) * zoom, zoom };
+  }
   const centre = centreOf(start.position);
-  return { x: width / 2 - centre.x, y: height / 3 - centre.y, zoom: 1 };
+  return { x: width / 2 - centre.x * zoom, y: height / 3 - centre.y * zoom, zoom };
 }

@@ -1,12 +1,10 @@
 "use client";
 
-import { Network } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useEffect, useState } from "react";
 import { shownLeaf } from "@/lib/session/tree";
-import { Button } from "../ui/button";
 import { SheetHeader } from "../ui/sheet-header";
-import { usePageDialog } from "../ui/use-page-dialog";
+import { focusOpener, type OpenedSheet } from "../ui/use-page-dialog";
 import { useTreeQuery } from "./queries";
 
 type MapViewModule = typeof import("./map-view");
@@ -52,30 +50,28 @@ export function MapPanel({
   busy,
   onShow,
   onCompare,
+  sheet,
 }: {
   sessionId: string;
   busy: boolean;
   onShow: (invocationId: string) => void;
   onCompare: (invocationId: string) => void;
+  sheet: OpenedSheet;
 }) {
-  const [open, setPageOpen] = usePageDialog();
+  const { open, onOpenChange } = sheet;
+  // When it last opened: the map opens on the chat as it is, and a tree kept from an earlier opening may show
+  // another version as current.
   const [openedAt, setOpenedAt] = useState(0);
-  const setOpen = (next: boolean) => {
-    if (next) setOpenedAt(Date.now());
-    setPageOpen(next);
-  };
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setOpenedAt(Date.now());
+  }
   const tree = useTreeQuery(sessionId, open);
-  // The map opens on the chat as it is: a tree kept from an earlier opening may show another version as current.
-  const fresh = tree.data && tree.dataUpdatedAt >= openedAt ? tree.data : null;
+  const fresh = tree.data && tree.dataUpdatedAt >= openedAt && openedAt > 0 ? tree.data : null;
   const MapView = useMapView(open);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button aria-label="Map" className="p-2 touch:size-11 sm:px-2.5">
-          <Network className="size-4" aria-hidden />
-          <span className="hidden text-xs sm:inline">Map</span>
-        </Button>
-      </Dialog.Trigger>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/20" />
         <Dialog.Content
@@ -85,12 +81,13 @@ export function MapPanel({
             const content = e.currentTarget as HTMLElement;
             if (!content.contains(document.activeElement)) content.focus();
           }}
+          onCloseAutoFocus={focusOpener(sheet)}
           className="fixed inset-0 z-50 flex flex-col bg-white shadow-xl sm:left-auto sm:w-[min(64rem,85vw)] dark:bg-zinc-950"
         >
           <SheetHeader title="Map" />
           <Dialog.Description className="px-4 pt-2 pb-1 text-xs text-zinc-500">
             Every turn of this chat: solid ones are shown now, dashed ones rewound. Click one, or press Enter, to show that version with its
-            state and files.
+            state and files; its tag names or pins it.
           </Dialog.Description>
           {tree.isError ? (
             <Status text={tree.error.message} alert />
@@ -106,11 +103,11 @@ export function MapPanel({
               tree={fresh}
               busy={busy}
               onShow={(invocationId) => {
-                setOpen(false);
+                onOpenChange(false);
                 onShow(invocationId);
               }}
               onCompare={(invocationId) => {
-                setOpen(false);
+                onOpenChange(false);
                 onCompare(invocationId);
               }}
             />

@@ -4,8 +4,9 @@ import "@xyflow/react/dist/style.css";
 import { Background, ControlButton, Controls, type Edge, type Node, ReactFlow, type ReactFlowInstance } from "@xyflow/react";
 import { Maximize } from "lucide-react";
 import { useTheme } from "next-themes";
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ChatTree } from "@/lib/session/tree";
+import { placeToastsAbove } from "../ui/toast-place";
 import { MapDetails } from "./map-details";
 import { NODE_HEIGHT, NODE_WIDTH } from "./map-layout";
 import { type ArrowKey, centreOf, type MapNodeData, MIN_ZOOM, mapGraph, openingView, type Viewport, wholeView } from "./map-model";
@@ -48,6 +49,14 @@ export default function MapView({
   const container = useRef<HTMLDivElement>(null);
   // Focus goes to the turn shown now when the map opens, then follows the arrow keys (map-nodes.tsx).
   const pendingFocus = useRef<string | null>(focusedId);
+  // A node's "Name or pin" selects it and puts focus in the name field, once the details show that node.
+  const nameField = useRef<HTMLInputElement>(null);
+  const naming = useRef(false);
+  useEffect(() => {
+    if (!naming.current) return;
+    naming.current = false;
+    nameField.current?.focus();
+  });
 
   // The view (and its size): React Flow renders at most what is around it.
   const [view, setView] = useState<Viewport | null>(null);
@@ -61,6 +70,20 @@ export default function MapView({
     const observer = new ResizeObserver(([entry]) => setSize({ width: entry.contentRect.width, height: entry.contentRect.height }));
     observer.observe(element);
     return () => observer.disconnect();
+  }, []);
+  // Toasts go below the canvas's branch while the map is open: at its foot, above the details.
+  useLayoutEffect(() => {
+    const element = container.current as HTMLDivElement;
+    const place = () => placeToastsAbove(Math.max(16, Math.round(window.innerHeight - element.getBoundingClientRect().bottom) + 12));
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(element);
+    window.addEventListener("resize", place);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("resize", place);
+      placeToastsAbove(null);
+    };
   }, []);
   const shown = useMemo(() => (view ? graph.around(view, size.width, size.height) : []), [graph, view, size]);
   const nodes = useMemo(
@@ -120,6 +143,10 @@ export default function MapView({
       setChosenId(next);
     },
     show: onShow,
+    name(id: string) {
+      naming.current = true;
+      setChosenId(id);
+    },
   };
 
   return (
@@ -149,7 +176,8 @@ export default function MapView({
             ariaLabelConfig={ARIA}
           >
             <Background />
-            <Controls showInteractive={false} showFitView={false}>
+            {/* At the top: the foot of the canvas is where toasts go while the map is open. */}
+            <Controls position="top-right" showInteractive={false} showFitView={false}>
               <ControlButton aria-label="Fit view" title="Fit view" onClick={() => moveTo(wholeView(graph, size.width, size.height))}>
                 <Maximize aria-hidden />
               </ControlButton>
@@ -158,7 +186,7 @@ export default function MapView({
         )}
       </div>
       {focused?.data.kind === "turn" && (
-        <MapDetails key={focused.id} sessionId={sessionId} turn={focused.data.turn} onCompare={onCompare} />
+        <MapDetails key={focused.id} sessionId={sessionId} turn={focused.data.turn} onCompare={onCompare} nameField={nameField} />
       )}
     </MapContext>
   );

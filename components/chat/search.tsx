@@ -146,10 +146,12 @@ function Hit({ hit, onOpen }: { hit: SearchHit; onOpen: (hit: SearchHit) => void
 /** The hits for what the box holds, newest first, a page at a time; ↑ ↓ move between them, Escape goes back to the box. */
 export function SearchResults({
   state,
+  onChange,
   inputRef,
   onOpened,
 }: {
   state: SearchState;
+  onChange: (state: SearchState) => void;
   inputRef: RefObject<HTMLInputElement | null>;
   onOpened?: () => void;
 }) {
@@ -164,6 +166,10 @@ export function SearchResults({
   const results = useSearchQuery(hasWord ? q : "", state.includeRewound);
   const open = useOpenHit(onOpened);
   const hits = results.data ?? [];
+  // Nothing shown now: do rewound messages match? Then say so, with the way to see them.
+  const noneShown = hasWord && !state.includeRewound && results.isSuccess && hits.length === 0;
+  const rewound = useSearchQuery(noneShown ? q : "", true);
+  const rewoundMatch = noneShown && (rewound.data?.length ?? 0) > 0;
   const status = !hasWord
     ? "Type a word to search for."
     : results.isError
@@ -192,6 +198,18 @@ export function SearchResults({
         {results.isFetching && hasWord && <LoaderCircle className="size-3 animate-spin" aria-hidden />}
         {status}
       </p>
+      {rewoundMatch && (
+        <p className="px-2 pb-1 text-xs text-zinc-600 dark:text-zinc-300">
+          Rewound messages match.{" "}
+          <button
+            type="button"
+            className="font-medium underline underline-offset-2 touch:inline-flex touch:min-h-11 touch:items-center"
+            onClick={() => onChange({ ...state, includeRewound: true })}
+          >
+            Include rewound messages
+          </button>
+        </p>
+      )}
       {hasWord && hits.length > 0 && (
         <ul className="flex flex-col">
           {hits.map((hit) => (

@@ -123,7 +123,7 @@ export function Sidebar({
       </Link>
       <SearchBox state={search} onChange={setSearch} inputRef={searchInput} />
       {search.text.trim() ? (
-        <SearchResults state={search} inputRef={searchInput} onOpened={onNavigate} />
+        <SearchResults state={search} onChange={setSearch} inputRef={searchInput} onOpened={onNavigate} />
       ) : (
         <ChatList initialSessions={initialSessions} />
       )}

@@ -1,12 +1,11 @@
 "use client";
 
-import { FileText, GitFork, PanelRight } from "lucide-react";
+import { FileText, GitFork } from "lucide-react";
 import Link from "next/link";
 import { Dialog } from "radix-ui";
 import type { ArtifactInfo } from "@/lib/db/types";
-import { Button } from "../ui/button";
 import { SheetHeader } from "../ui/sheet-header";
-import { usePageDialog } from "../ui/use-page-dialog";
+import { focusOpener, type OpenedSheet } from "../ui/use-page-dialog";
 import { useArtifactsQuery, useSessionQuery } from "./queries";
 
 function show(value: unknown) {
@@ -98,19 +97,15 @@ export function StatePanel({ sessionId }: { sessionId: string | null }) {
 }
 
 /** On narrower screens the panel is a sheet: Close button, backdrop, tap outside, Escape, focus kept inside. */
-export function StatePanelSheet({ sessionId }: { sessionId: string | null }) {
-  const [open, setOpen] = usePageDialog();
+export function StatePanelSheet({ sessionId, sheet }: { sessionId: string | null; sheet: OpenedSheet }) {
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button aria-label="Open state panel" className="px-2.5 py-2 text-xs touch:min-h-11 lg:hidden">
-          <PanelRight className="size-4" aria-hidden />
-          State
-        </Button>
-      </Dialog.Trigger>
+    <Dialog.Root open={sheet.open} onOpenChange={sheet.onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay data-testid="sheet-backdrop" className="fixed inset-0 z-40 bg-black/40 lg:hidden" />
-        <Dialog.Content className="fixed inset-y-0 right-0 z-50 flex w-80 max-w-[85vw] flex-col bg-white shadow-xl lg:hidden dark:bg-zinc-950">
+        <Dialog.Content
+          onCloseAutoFocus={focusOpener(sheet)}
+          className="fixed inset-y-0 right-0 z-50 flex w-80 max-w-[85vw] flex-col bg-white shadow-xl lg:hidden dark:bg-zinc-950"
+        >
           <SheetHeader title="State and files" />
           <Dialog.Description className="sr-only">This chat's state, files and forks.</Dialog.Description>
           <div className="min-h-0 flex-1">

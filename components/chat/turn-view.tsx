@@ -7,6 +7,7 @@ import type { Task, TaskState } from "@/lib/task/types";
 import { cn } from "../ui/cn";
 import { Menu, MenuItem, SubMenu } from "../ui/menu";
 import { AgentParts, replyText } from "./agent-parts";
+import { filesOf, resentFiles } from "./attachment-chips";
 import { ActionsButton, ActionsRow, about, CopyAction } from "./message-actions";
 import { siblingsOf } from "./turn-rows";
 import { factsLine, priceLine, turnFacts } from "./usage-format";
@@ -118,7 +119,9 @@ export function TurnView({
                   <MenuItem
                     icon={<RefreshCw className="size-4" />}
                     description="Rewind this turn and ask the same again"
-                    onSelect={() => actions.resend(invocationId, userText, "regenerate", facts.model ?? undefined)}
+                    onSelect={() =>
+                      actions.resend(invocationId, userText, "regenerate", resentFiles(filesOf(user)), facts.model ?? undefined)
+                    }
                   >
                     Regenerate
                   </MenuItem>
@@ -128,7 +131,7 @@ export function TurnView({
                         <MenuItem
                           key={m.name}
                           description={m.name === facts.model ? "wrote this reply" : m.price && priceLine(m.price)}
-                          onSelect={() => actions.resend(invocationId, userText, "regenerate", m.name)}
+                          onSelect={() => actions.resend(invocationId, userText, "regenerate", resentFiles(filesOf(user)), m.name)}
                         >
                           {m.name}
                         </MenuItem>

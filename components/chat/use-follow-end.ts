@@ -3,8 +3,9 @@
 import type { Virtualizer } from "@tanstack/react-virtual";
 import { useEffectEvent, useLayoutEffect, useRef, useState } from "react";
 
-/** Keys that scroll a list towards its start. */
+/** Keys that scroll a list towards its start, and towards its end. */
 const UP_KEYS = new Set(["ArrowUp", "PageUp", "Home"]);
+const DOWN_KEYS = new Set(["ArrowDown", "PageDown", "End"]);
 
 const distanceFromEnd = (el: HTMLElement) => el.scrollHeight - el.clientHeight - el.scrollTop;
 
@@ -12,9 +13,11 @@ const distanceFromEnd = (el: HTMLElement) => el.scrollHeight - el.clientHeight -
  * Keeps a list at its end while the reader is there: as a reply streams, as a finished turn grows its action
  * row, as rows are measured. The virtualiser alone follows only while each growth stays within its threshold
  * of the end, so several at once (a tool block, then text, then the actions) left the view short of the
- * answer. Following stops when the reader moves up (wheel, touch and keys at once; any other way — scrollbar,
- * find in page, focus — when its scroll lands away from the end) and resumes once they are back within
- * `nearEnd` pixels of it, or call `follow`.
+ * answer. Any move up stops following (wheel, touch and keys at once, however small; any other way —
+ * scrollbar, find in page, focus — once its scroll lands away from the end), and the virtualiser's own pull to
+ * the end with it: its `scrollEndThreshold` (`nearEnd` while following) is 0 while the reader is away. Following
+ * resumes when the reader's own move down (wheel, finger, keys, the scrollbar) reaches within `nearEnd`
+ * pixels of the end, or on `follow` ("Jump to latest", their own send).
  */
 export function useFollowEnd(
   scroller: React.RefObject<HTMLElement | null>,
@@ -24,19 +27,31 @@ export function useFollowEnd(
   const following = useRef(true);
   const [detached, setDetached] = useState(false);
   const lastTop = useRef(0);
+  /** The reader's last move was towards the end: only such a move that reaches it follows again. */
+  const movingDown = useRef(false);
+
+  /** The virtualiser's threshold as following says: set at once, and again after each render (which resets it). */
+  const holdThreshold = () => {
+    const threshold = following.current ? nearEnd : 0;
+    if (virtualizer.options.scrollEndThreshold !== threshold)
+      virtualizer.setOptions({ ...virtualizer.options, scrollEndThreshold: threshold });
+  };
 
   const setFollowing = useEffectEvent((value: boolean) => {
     if (following.current === value) return;
     following.current = value;
+    // Not at the next render: a growth measured before it would pull the view back to the end.
+    holdThreshold();
     setDetached(!value);
   });
 
-  /** Where a scroll left the list: back near the end follows again; away from it, moving up, stops following. */
+  /** Where a scroll left the list: the reader's move down to the end follows again; a move up away from it stops. */
   const observe = useEffectEvent((el: HTMLElement) => {
-    const up = el.scrollTop < lastTop.current;
+    const moved = el.scrollTop - lastTop.current;
     lastTop.current = el.scrollTop;
-    if (distanceFromEnd(el) <= nearEnd) setFollowing(true);
-    else if (up) setFollowing(false);
+    const near = distanceFromEnd(el) <= nearEnd;
+    if (near && moved > 0 && movingDown.current) setFollowing(true);
+    else if (!near && moved < 0) setFollowing(false);
   });
 
   // After every render (a measurement, a new row, a longer reply, a scroll): back to the end while following.
@@ -44,6 +59,7 @@ export function useFollowEnd(
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    holdThreshold();
     observe(el);
     if (following.current && distanceFromEnd(el) > 1) virtualizer.scrollToEnd();
   });
@@ -52,14 +68,28 @@ export function useFollowEnd(
     const el = scroller.current;
     if (!el) return;
     let touchY = 0;
-    const leave = () => setFollowing(false);
-    const onWheel = (e: WheelEvent) => e.deltaY < 0 && leave();
+    const move = (down: boolean) => {
+      movingDown.current = down;
+      if (!down) setFollowing(false);
+    };
+    const onWheel = (e: WheelEvent) => e.deltaY !== 0 && move(e.deltaY > 0);
     const onTouchStart = (e: TouchEvent) => {
       touchY = e.touches[0]?.clientY ?? 0;
     };
-    // A finger moving down drags the list towards its start.
-    const onTouchMove = (e: TouchEvent) => (e.touches[0]?.clientY ?? 0) > touchY && leave();
-    const onKeyDown = (e: KeyboardEvent) => (UP_KEYS.has(e.key) || (e.key === " " && e.shiftKey)) && leave();
+    // A finger moving down drags the list towards its start; any such move, however slow, counts.
+    const onTouchMove = (e: TouchEvent) => {
+      const y = e.touches[0]?.clientY ?? touchY;
+      if (y !== touchY) move(y < touchY);
+      touchY = y;
+    };
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (UP_KEYS.has(e.key) || (e.key === " " && e.shiftKey)) move(false);
+      else if (DOWN_KEYS.has(e.key) || e.key === " ") move(true);
+    };
+    // A press on the scrollbar: where the scroll lands says which way it went.
+    const onPointerDown = (e: PointerEvent) => {
+      if (e.pointerType === "mouse" && e.offsetX >= el.clientWidth) movingDown.current = true;
+    };
     // Scroll events come a frame after layout, so they see where a scroll settled, not a growth half-applied.
     const onScroll = () => observe(el);
     const listeners = [
@@ -67,6 +97,7 @@ export function useFollowEnd(
       ["touchstart", onTouchStart],
       ["touchmove", onTouchMove],
       ["keydown", onKeyDown],
+      ["pointerdown", onPointerDown],
       ["scroll", onScroll],
     ] as const;
     for (const [type, listener] of listeners) el.addEventListener(type, listener as EventListener, { passive: true });
@@ -76,11 +107,12 @@ export function useFollowEnd(
   }, [scroller]);
 
   return {
-    /** The reader has scrolled away from the end: "Jump to latest" shows. */
+    /** The reader has moved away from the end: "Jump to latest" shows, and the list keeps its place. */
     detached,
     /** Back to the end, and following again (the reader's own send, "Jump to latest"). */
     follow() {
       following.current = true;
+      holdThreshold();
       setDetached(false);
       virtualizer.scrollToEnd();
     },

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { cancelTask, isHistoryChanged, resubscribeTask, type StreamEvent, streamMessage } from "@/lib/a2a/client";
+import { cancelTask, isHistoryChanged, resubscribeTask, type SentFile, type StreamEvent, streamMessage } from "@/lib/a2a/client";
 import { queryKeys } from "@/lib/query-keys";
 import { messageText } from "@/lib/task/convert";
 import type { Message, Task, TaskState, TaskStatusUpdateEvent } from "@/lib/task/types";
@@ -17,6 +17,8 @@ export interface LiveTurn {
   key: number;
   task: Task | null;
   userText: string;
+  /** The files the message attaches, shown until the server's task shows them. */
+  userFiles: SentFile[];
   partial: string;
   /** Stop was pressed: the turn shows as stopped at once, while its cancel goes through. */
   stopped: boolean;
@@ -33,6 +35,7 @@ export interface RewindFirst {
 /** A message that never reached the agent, kept on screen with a Retry. */
 export interface FailedSend {
   text: string;
+  files: SentFile[];
   rewindFirst?: RewindFirst;
   model?: string;
   error: string;
@@ -96,11 +99,11 @@ export function useLiveTurn(opts: {
     }
   }
 
-  function begin(userText: string, task: Task | null): Running {
+  function begin(userText: string, task: Task | null, userFiles: SentFile[] = []): Running {
     const turn: Running = { controller: new AbortController(), stopped: false, sessionId: opts.sessionId };
     running.current = turn;
     setFailed(null);
-    setLive({ key: Date.now(), task, userText, partial: "", stopped: false, reconnecting: false });
+    setLive({ key: Date.now(), task, userText, userFiles, partial: "", stopped: false, reconnecting: false });
     return turn;
   }
 
@@ -181,8 +184,8 @@ export function useLiveTurn(opts: {
     setLive(null);
   }
 
-  async function send(text: string, rewindFirst?: RewindFirst, model?: string) {
-    const turn = begin(text, null);
+  async function send(text: string, rewindFirst?: RewindFirst, files: SentFile[] = [], model?: string) {
+    const turn = begin(text, null, files);
     try {
       await consumeToEnd(
         turn,
@@ -193,6 +196,7 @@ export function useLiveTurn(opts: {
           rewindBeforeInvocationId: rewindFirst?.invocationId,
           rewindReason: rewindFirst?.reason,
           lastInvocationId: turn.sessionId ? opts.lastTurn() : undefined,
+          files,
           model,
           signal: turn.controller.signal,
         }),
@@ -206,7 +210,7 @@ export function useLiveTurn(opts: {
           opts.restoreDraft(text);
         } else {
           // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
-          if (!turn.taskId && !turn.stopped) setFailed({ text, rewindFirst, model, error: readableError(error) });
+          if (!turn.taskId && !turn.stopped) setFailed({ text, files, rewindFirst, model, error: readableError(error) });
           if (!turn.taskId && !rewindFirst) opts.restoreDraft(text);
         }
       }

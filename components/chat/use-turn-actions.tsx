@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
+import type { SentFile } from "@/lib/a2a/client";
 import type { ModelInfo } from "@/lib/agent/types";
 import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
@@ -26,10 +27,10 @@ export interface TurnActions {
   rewind(invocationId: string, text: string): void;
   fork(invocationId: string, text: string): void;
   /**
-   * Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request; on
-   * `model` when given ("Regenerate with…"), else on the composer's.
+   * Edit & resend (new text) or Regenerate (same text): rewind before the turn and send, in one request, with the
+   * turn's files; on `model` when given ("Regenerate with…"), else on the composer's.
    */
-  resend(invocationId: string, text: string, reason: RewindFirst["reason"], model?: string): void;
+  resend(invocationId: string, text: string, reason: RewindFirst["reason"], files: SentFile[], model?: string): void;
   /** Brings back what a marker hid, by rewinding before that marker (docs/semantics.md, "Versions"): a divider's or History's Restore. */
   restore(markerInvocationId: string, from: "divider" | "history"): void;
   /** Shows the branch holding another version of a turn; focus returns to the pager button that asked. */
@@ -51,7 +52,7 @@ export function useTurnActions(opts: {
   setText: Dispatch<SetStateAction<string>>;
   /** What the composer holds now. */
   draft: () => string;
-  send: (text: string, rewindFirst: RewindFirst, model?: string) => void;
+  send: (text: string, rewindFirst: RewindFirst, files: SentFile[], model?: string) => void;
   compare: (invocationId: string) => void;
   models: ModelInfo[];
   decide: (task: Task, data: Record<string, unknown>) => void;
@@ -205,10 +206,10 @@ export function useTurnActions(opts: {
     decide(task, data) {
       if (!busy) opts.decide(task, data);
     },
-    async resend(invocationId, text, reason, model) {
+    async resend(invocationId, text, reason, files, model) {
       if (!sessionId || busy || !(await confirmEffects(actedFrom(loaded(), invocationId)))) return;
       truncateTasks(queryClient, sessionId, invocationId);
-      opts.send(text, { invocationId, reason }, model);
+      opts.send(text, { invocationId, reason }, files, model);
     },
     compare: opts.compare,
     models: opts.models,

@@ -8,24 +8,29 @@ import type { Message } from "@/lib/task/types";
 import { Button } from "../ui/button";
 import { focusOnMount } from "../ui/focus-on-mount";
 import { Menu, MenuItem } from "../ui/menu";
+import { filesOf, MessageFiles, resentFiles } from "./attachment-chips";
+import type { FileLink } from "./file-viewer";
 import { ActionsButton, ActionsRow, about, CopyAction } from "./message-actions";
 import type { TurnActions } from "./use-turn-actions";
 
-/** Edit & resend's box: the composer's keys (Enter sends, Shift+Enter is a new line) and Escape cancels. */
+/** Edit & resend's box: the composer's keys (Enter sends, Shift+Enter is a new line) and Escape cancels; the message's files go again. */
 function MessageEditor({
   text,
+  files,
   disabled,
   onSend,
   onCancel,
 }: {
   text: string;
+  files: FileLink[];
   disabled: boolean;
   onSend: (text: string) => void;
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState(text);
+  const sendable = draft.trim() !== "" || files.length > 0;
   const submit = () => {
-    if (draft.trim() && !disabled) onSend(draft.trim());
+    if (sendable && !disabled) onSend(draft.trim());
   };
   return (
     <form
@@ -53,11 +58,14 @@ function MessageEditor({
         rows={3}
         className="w-full resize-y rounded-xl border border-zinc-300 bg-white p-3 text-[15px] outline-none focus:border-zinc-500 dark:border-zinc-700 dark:bg-zinc-900"
       />
+      <div className="flex justify-end">
+        <MessageFiles files={files} />
+      </div>
       <div className="flex justify-end gap-2">
         <Button variant="outline" onClick={onCancel}>
           Cancel
         </Button>
-        <Button variant="primary" type="submit" aria-label="Send edit" disabled={disabled || !draft.trim()}>
+        <Button variant="primary" type="submit" aria-label="Send edit" disabled={disabled || !sendable}>
           Send
         </Button>
       </div>
@@ -78,6 +86,7 @@ export function UserMessage({
   pager?: React.ReactNode;
 }) {
   const text = messageText(message);
+  const files = filesOf(message);
   const invocationId = invocationIdOf(message);
   const [editing, setEditing] = useState(false);
 
@@ -85,11 +94,12 @@ export function UserMessage({
     return (
       <MessageEditor
         text={text}
+        files={files}
         disabled={disabled}
         onCancel={() => setEditing(false)}
         onSend={(edited) => {
           setEditing(false);
-          actions.resend(invocationId, edited, "edit");
+          actions.resend(invocationId, edited, "edit", resentFiles(files));
         }}
       />
     );
@@ -97,9 +107,12 @@ export function UserMessage({
 
   return (
     <div data-testid="user-message" className="group flex flex-col items-end gap-1">
-      <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
-        {text}
-      </div>
+      {(text || files.length === 0) && (
+        <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
+          {text}
+        </div>
+      )}
+      <MessageFiles files={files} />
       <ActionsRow align="end" pager={pager}>
         <CopyAction text={() => text} of={about(text)} />
         {invocationId && actions && (

@@ -1,11 +1,16 @@
 "use client";
 
-import { FileText, GitFork } from "lucide-react";
+import { FileText, GitFork, LogIn } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { toast } from "sonner";
+import type { SignInOptions } from "@/lib/accounts/viewer";
 import type { SharedTurn } from "@/lib/archive/shared-turns";
 import type { Part } from "@/lib/session/types";
+import { useArrivalNotice } from "../account/arrival-notice";
+import { SignInDialog } from "../account/sign-in-dialog";
 import { ToolBlock } from "../chat/agent-parts";
+import { MessageFiles } from "../chat/attachment-chips";
 import { Markdown } from "../chat/markdown";
 import { Button } from "../ui/button";
 import { notifyError } from "../ui/notify";
@@ -50,6 +55,33 @@ function ContinueButton({ token }: { token: string }) {
   );
 }
 
+/**
+ * Signing in on the share page itself (its dialog, or single sign-on that comes back here): the page then
+ * offers "Continue from here".
+ */
+function SignInToContinue({ options }: { options: SignInOptions }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  useArrivalNotice();
+  return (
+    <>
+      <Button variant="primary" onClick={() => setOpen(true)} className="touch:min-h-11">
+        <LogIn className="size-4" aria-hidden /> Sign in to continue
+      </Button>
+      <SignInDialog
+        open={open}
+        onOpenChange={setOpen}
+        options={options}
+        onSignedIn={(created) => {
+          setOpen(false);
+          toast.success(created ? "Account created. You can continue this chat now." : "Signed in. You can continue this chat now.");
+          router.refresh();
+        }}
+      />
+    </>
+  );
+}
+
 /** A share link's page: one version of a chat, read-only; a signed-in reader can continue it as their own chat. */
 export function SharedChat(props: {
   token: string;
@@ -59,6 +91,7 @@ export function SharedChat(props: {
   turns: SharedTurn[];
   files: string[];
   signedIn: boolean;
+  signInOptions: SignInOptions;
 }) {
   const { turns } = props;
   return (
@@ -83,10 +116,20 @@ export function SharedChat(props: {
           {turns.map((turn) => (
             <li key={turn.id} className="space-y-3">
               {turn.user !== null && (
-                <div data-testid="user-message" className="flex justify-end">
-                  <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
-                    {turn.user}
-                  </div>
+                <div data-testid="user-message" className="flex flex-col items-end gap-1">
+                  {(turn.user || turn.attachments.length === 0) && (
+                    <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap break-words dark:bg-zinc-800">
+                      {turn.user}
+                    </div>
+                  )}
+                  <MessageFiles
+                    files={turn.attachments.map((a) => ({
+                      url: `/s/${props.token}/files/${encodeURIComponent(a.filename)}?version=${a.version}`,
+                      name: a.filename,
+                      mimeType: a.mime_type,
+                      size: a.size,
+                    }))}
+                  />
                 </div>
               )}
               {turn.agent.length > 0 && <AgentReply parts={turn.agent} />}
@@ -117,15 +160,9 @@ export function SharedChat(props: {
           <p className="flex-1 text-sm text-zinc-600 dark:text-zinc-400">
             {props.signedIn
               ? "Continue this conversation as a chat of your own, with its state and files."
-              : "Sign in to Retrace to continue this conversation as a chat of your own."}
+              : "Sign in to Retrace to continue this conversation as a chat of your own. You come back here."}
           </p>
-          {props.signedIn ? (
-            <ContinueButton token={props.token} />
-          ) : (
-            <a href="/" className="text-sm font-medium underline underline-offset-2">
-              Open Retrace to sign in
-            </a>
-          )}
+          {props.signedIn ? <ContinueButton token={props.token} /> : <SignInToContinue options={props.signInOptions} />}
         </div>
       </main>
     </div>

@@ -5,8 +5,9 @@ import { DropdownMenu } from "radix-ui";
 import { useId } from "react";
 import { cn } from "./cn";
 
+/** Above toasts (sonner's z-index is 999,999,999): a menu is opened on purpose, and goes soon. */
 export const menuContentClass =
-  "z-50 min-w-44 max-w-[min(20rem,calc(100vw-1rem))] rounded-lg border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-900";
+  "z-[1000000000] min-w-44 max-w-[min(20rem,calc(100vw-1rem))] rounded-lg border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-800 dark:bg-zinc-900";
 
 /** Targets of at least 44 px on touch screens; compact for a mouse. */
 export const menuItemClass = cn(
@@ -43,6 +44,7 @@ export function MenuItem({
   disabled,
   icon,
   description,
+  className,
   children,
 }: {
   onSelect: () => void;
@@ -50,6 +52,7 @@ export function MenuItem({
   disabled?: boolean;
   icon?: React.ReactNode;
   description?: string;
+  className?: string;
   children: React.ReactNode;
 }) {
   const id = useId();
@@ -59,7 +62,7 @@ export function MenuItem({
       onSelect={onSelect}
       aria-labelledby={`${id}-label`}
       aria-describedby={description ? `${id}-description` : undefined}
-      className={cn(menuItemClass, description && "items-start py-2", danger && "text-red-600 dark:text-red-400")}
+      className={cn(menuItemClass, description && "items-start py-2", danger && "text-red-600 dark:text-red-400", className)}
     >
       {icon && <span className={cn("shrink-0", description && "mt-0.5")}>{icon}</span>}
       <span className="flex min-w-0 flex-col">

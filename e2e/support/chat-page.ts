@@ -99,8 +99,29 @@ export class ChatPage {
     return this.page.getByTestId("rewind-divider");
   }
 
+  /** The rewound-turns switch: in the header, or in its "More" menu where the header is narrow (a phone). */
   async showRewoundTurns() {
-    await this.page.getByRole("switch", { name: "Show rewound turns" }).click();
+    const toggle = this.page.getByRole("switch", { name: "Show rewound turns" });
+    if (await toggle.isVisible()) return toggle.click();
+    await this.moreMenu();
+    await this.page.getByRole("menuitemcheckbox", { name: "Show rewound turns" }).click();
+  }
+
+  /**
+   * Opens one of the header's controls, by its button where the header has room, else by the item of the same
+   * name in its "More" menu (a phone): Map, History, Share, Export (its menu), or State (the state sheet).
+   */
+  async openFromHeader(name: "Map" | "History" | "Share" | "Export" | "State", how: "click" | "tap" = "click") {
+    const button = this.page.getByRole("button", { name: name === "State" ? "Open state panel" : name, exact: true });
+    if (await button.isVisible()) return button[how]();
+    await this.moreMenu(how);
+    await this.page.getByRole("menuitem", { name: name === "State" ? "State and files" : name, exact: true })[how]();
+  }
+
+  /** Opens the header's "More" menu (a narrow header's controls). */
+  async moreMenu(how: "click" | "tap" = "click") {
+    await this.page.getByRole("button", { name: "More", exact: true })[how]();
+    await expect(this.page.getByRole("menu")).toBeVisible();
   }
 }
 

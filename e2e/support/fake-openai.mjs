@@ -1,8 +1,10 @@
 // A small OpenAI-compatible Chat Completions server for tests and benches: deterministic replies, tool calls,
 // failures on demand, token usage as OpenAI reports it (the stream's last chunk when asked with
 // `stream_options.include_usage`), and a record of every request it received and the usage it reported
-// (GET /__requests; FAKE_OPENAI_RECORD=0 keeps none, for long benches). "stream N tokens every M ms" answers
+// (GET /__requests; FAKE_OPENAI_RECORD=0 keeps none, for long benches), with the files its user messages carried
+// (images and PDFs as data URLs: their type, name, size and SHA-256). "stream N tokens every M ms" answers
 // N tokens M ms apart, the first one at once.
+import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 
 const port = Number(process.env.FAKE_OPENAI_PORT ?? 3211);
@@ -14,6 +16,30 @@ const lastUserText = (messages) => {
   if (!user) return "";
   return typeof user.content === "string" ? user.content : user.content.map((p) => p.text ?? "").join("");
 };
+
+/** The bytes of a `data:` URL's base64. */
+const dataBytes = (url) => Buffer.from(url.slice(url.indexOf(",") + 1), "base64");
+
+/** The files the request's user messages carried, in order: what the model received of each. */
+function filesOf(messages) {
+  const files = [];
+  for (const message of messages) {
+    if (message.role !== "user" || typeof message.content === "string") continue;
+    for (const part of message.content) {
+      const url = part.type === "image_url" ? part.image_url?.url : part.type === "file" ? part.file?.file_data : undefined;
+      if (typeof url !== "string") continue;
+      const bytes = dataBytes(url);
+      files.push({
+        type: part.type,
+        mediaType: url.slice(5, url.indexOf(";")),
+        filename: part.file?.filename ?? null,
+        size: bytes.length,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+      });
+    }
+  }
+  return files;
+}
 
 /** Decides the model's answer from the conversation it was sent; a model other than `fake-model` says who it is first. */
 function reply(messages, model) {
@@ -32,8 +58,10 @@ function reply(messages, model) {
   if (/slow/i.test(text)) return { text: Array.from({ length: 200 }, (_, i) => `word${i}`).join(" "), delay: 100 };
   if (/take your time/i.test(text)) return { text: Array.from({ length: 30 }, (_, i) => `step${i}`).join(" "), delay: 100 };
   const users = messages.filter((m) => m.role === "user").length;
+  const files = filesOf(messages).length;
+  const seen = files ? ` and ${files} file${files === 1 ? "" : "s"}` : "";
   const who = model && model !== "fake-model" ? `${model} here. ` : "";
-  return { text: `${who}You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"})` };
+  return { text: `${who}You said: ${text} (I can see ${users} user message${users === 1 ? "" : "s"}${seen})` };
 }
 
 const words = (value) => (typeof value === "string" ? value : JSON.stringify(value ?? "")).split(/\s+/).filter(Boolean).length;
@@ -153,7 +181,13 @@ createServer((req, res) => {
     }
     if (req.url?.endsWith("/chat/completions") && req.method === "POST") {
       const body = JSON.parse(raw || "{}");
-      const entry = { headers: { authorization: req.headers.authorization ?? null }, body, aborted: false, usage: null };
+      const entry = {
+        headers: { authorization: req.headers.authorization ?? null },
+        body,
+        files: filesOf(body.messages ?? []),
+        aborted: false,
+        usage: null,
+      };
       if (record) requests.push(entry);
       return void completions(res, body, entry);
     }

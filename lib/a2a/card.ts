@@ -33,6 +33,13 @@ const skills = (agent: Agent) => [
       ]
     : []),
   {
+    id: "attachments",
+    name: "Attachments",
+    description:
+      "Send files with a message as file parts (bytes, or the URL of an upload from POST /api/uploads): images, PDFs and text files become files of the chat, which rewind, fork and share follow.",
+    tags: ["files", "attachments"],
+  },
+  {
     id: "rewind",
     name: "Rewind",
     description:
@@ -56,7 +63,8 @@ function legacyCard(agent: Agent, origin: string) {
     additionalInterfaces: [{ url: namespacedA2AUrl(origin, agent.name), transport: "JSONRPC" }],
     version: "1.0.0",
     capabilities: { streaming: true, pushNotifications: false },
-    defaultInputModes: ["text/plain"],
+    // Files of any type are kept; a model reads these (docs/semantics.md, "Attachments").
+    defaultInputModes: ["text/plain", "image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"],
     defaultOutputModes: ["text/plain", "application/json"],
     skills: skills(agent),
     securitySchemes: {

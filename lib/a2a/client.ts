@@ -5,6 +5,13 @@ import type { Task, TaskStatusUpdateEvent } from "@/lib/task/types";
 
 export type StreamEvent = Task | TaskStatusUpdateEvent;
 
+/** A file a message attaches, by URL: an upload of the sender's, or an attachment of the chat (docs/api.md, "Sending messages"). */
+export interface SentFile {
+  url: string;
+  filename: string;
+  mediaType: string;
+}
+
 const newId = () =>
   typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
@@ -62,6 +69,7 @@ export async function* streamMessage(opts: {
   lastInvocationId?: string | null;
   /** Which of the agent's models answers (`retrace_model`; its first when absent). */
   model?: string;
+  files?: SentFile[];
   /** The user's decision on the calls task `taskId` waits for: kagent's decision data part (docs/api.md, "Tool approval"). */
   decision?: { taskId: string; data: Record<string, unknown> };
   signal?: AbortSignal;
@@ -77,7 +85,7 @@ export async function* streamMessage(opts: {
     message: {
       messageId: newId(),
       role: "ROLE_USER",
-      parts: [...(opts.decision ? [{ data: opts.decision.data }] : []), ...(opts.text ? [{ text: opts.text }] : [])],
+      parts: [...(opts.decision ? [{ data: opts.decision.data }] : []), ...(opts.text ? [{ text: opts.text }] : []), ...(opts.files ?? [])],
       contextId: opts.contextId,
       taskId: opts.decision?.taskId,
       metadata: Object.keys(metadata).length > 0 ? metadata : undefined,

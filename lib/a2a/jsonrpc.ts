@@ -15,6 +15,7 @@ import { inRequestSpan, inSpan } from "@/lib/telemetry/trace";
 import { agentCard } from "./card";
 import { malformed, toA2AError } from "./errors";
 import { RetraceRequestHandler } from "./request-handler";
+import { withOrigin } from "./wire";
 
 type RpcId = string | number | null;
 type ErrorMapper = (error: unknown) => unknown;
@@ -39,19 +40,20 @@ const METHODS = new Set<string | symbol>([
   "deleteTaskPushNotificationConfig",
 ]);
 
-async function* guarded<T>(results: AsyncGenerator<T>): AsyncGenerator<T> {
+async function* guarded<T>(results: AsyncGenerator<T>, origin: string): AsyncGenerator<T> {
   try {
-    yield* results;
+    for await (const result of results) yield withOrigin(result, origin);
   } catch (error) {
     throw toA2AError(error);
   }
 }
 
 /**
- * `handler`, noting when a method is called, and with every error it raises an A2A error (an unexpected one
- * logged and answered as "Internal error", never its JavaScript text).
+ * `handler`, noting when a method is called, with file parts' URLs absolute at `origin` (lib/a2a/wire.ts), and
+ * with every error it raises an A2A error (an unexpected one logged and answered as "Internal error", never its
+ * JavaScript text).
  */
-function watched(handler: RetraceRequestHandler) {
+function watched(handler: RetraceRequestHandler, origin: string) {
   const state = { entered: false };
   const proxy = new Proxy(handler, {
     get(target, key, receiver) {
@@ -60,8 +62,11 @@ function watched(handler: RetraceRequestHandler) {
       return (...args: unknown[]) => {
         state.entered = true;
         const result = value.apply(target, args);
-        if (Symbol.asyncIterator in Object(result)) return guarded(result);
-        return Promise.resolve(result).catch((error) => Promise.reject(toA2AError(error)));
+        if (Symbol.asyncIterator in Object(result)) return guarded(result, origin);
+        return Promise.resolve(result).then(
+          (value) => withOrigin(value, origin),
+          (error) => Promise.reject(toA2AError(error)),
+        );
       };
     },
   });
@@ -145,14 +150,15 @@ async function serveJsonRpc(request: Request, body: string, userId: string, agen
   const id = typeof rpc.id === "string" || typeof rpc.id === "number" ? rpc.id : null;
   const legacy = isLegacyJsonRpcMethod(method) || (!isV1JsonRpcMethod(method) && version === A2A_LEGACY_PROTOCOL_VERSION);
   const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
-  const card = agentCard(agent, ownOrigin(request));
+  const origin = ownOrigin(request);
+  const card = agentCard(agent, origin);
   try {
     validateVersion(version, card, "JSONRPC");
     const context = new ServerCallContext({
       user: { isAuthenticated: true, userName: userId },
       requestedVersion: legacy ? A2A_LEGACY_PROTOCOL_VERSION : A2A_PROTOCOL_VERSION,
     });
-    const { handler, state } = watched(new RetraceRequestHandler(agent, card));
+    const { handler, state } = watched(new RetraceRequestHandler(agent, card), origin);
     const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
     const result = await transport.handle(rpc, context);
     if (Symbol.asyncIterator in Object(result)) {

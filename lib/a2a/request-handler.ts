@@ -66,8 +66,13 @@ export class RetraceRequestHandler implements A2ARequestHandler {
     }
   }
 
+  /** The origin the caller sees this app at: a file part's URL may name an upload there (lib/a2a/files.ts). */
+  private get origin(): string {
+    return new URL(this.card.supportedInterfaces[0]?.url ?? "http://localhost").origin;
+  }
+
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<CoreTask> {
-    const started = await begin(userOf(context), this.agent, params);
+    const started = await begin(userOf(context), this.agent, params, this.origin);
     let task: Task;
     if ("task" in started) task = started.task;
     // A v0.3 request cannot say "wait" apart from "don't care" any more (the SDK maps both to
@@ -78,7 +83,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
-    const started = await begin(userOf(context), this.agent, params);
+    const started = await begin(userOf(context), this.agent, params, this.origin);
     if ("task" in started) yield toStreamResponse(started.task);
     else yield* streamTurn(started.turn.updates);
   }

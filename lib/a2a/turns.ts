@@ -11,6 +11,7 @@ import { issuesText, WrongAgentError } from "@/lib/errors";
 import type { Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@/lib/task/types";
 import { decisionOf } from "./decision";
 import { malformed, taskError, toA2AError } from "./errors";
+import { type SentFiles, sentFiles } from "./files";
 import { coreMessageText, toStreamResponse } from "./wire";
 
 const controlMetadata = z.looseObject({
@@ -38,7 +39,7 @@ type Started = { task: Task } | { turn: Awaited<ReturnType<typeof startTurn>> };
  * (`contextId`, a new one when absent), the rewind a control message asks for, then the turn. A rewind
  * without text answers one final task holding the effective history, stored so GetTask finds it.
  */
-export async function begin(userId: string, agent: Agent, params: SendMessageRequest): Promise<Started> {
+export async function begin(userId: string, agent: Agent, params: SendMessageRequest, origin: string): Promise<Started> {
   const message = params.message;
   const checked = sentMessage.safeParse(message);
   if (!message || !checked.success) throw malformed(checked.error ? issuesText(checked.error) : "A message is required");
@@ -63,24 +64,40 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
     }
   }
   const text = coreMessageText(message).trim();
-  if (!text && !rewindTo) throw malformed("The message has no text");
+  const files = message.parts.some((p) => p.content?.$case === "raw" || p.content?.$case === "url");
+  if (!text && !rewindTo && !files) throw malformed("The message has no text and no file");
   // Proto-JSON sends an absent contextId as "".
   const sessionId = message.contextId || undefined;
+  let sent: SentFiles | undefined;
   try {
     if (!sessionId && rewindTo) throw malformed("A rewind needs the contextId of the session");
     // A retried message (same messageId) finds what the first one did: no second rewind, no second turn.
-    if (sessionId && rewindTo && !text) {
+    if (sessionId && rewindTo && !text && !files) {
       const owner = await sessionAgent(userId, sessionId);
       if (owner !== agent.name) throw new WrongAgentError(sessionId, owner);
       return { task: await getTask(userId, await rewindForMessage(userId, sessionId, rewindTo, reason ?? "rewind", message.messageId)) };
     }
     const rewindBefore = rewindTo ? { invocationId: rewindTo, reason: reason ?? "rewind" } : undefined;
+    sent = await sentFiles(userId, message, origin);
+    const attachments = sent.attachments;
     // Without a contextId the turn starts a new chat, in the same transaction.
     return {
-      turn: await startTurn({ userId, sessionId, agent, text, messageId: message.messageId, rewindBefore, lastInvocationId, model }),
+      turn: await startTurn({
+        userId,
+        sessionId,
+        agent,
+        text,
+        messageId: message.messageId,
+        rewindBefore,
+        lastInvocationId,
+        model,
+        attachments,
+      }),
     };
   } catch (error) {
     throw error instanceof WrongAgentError ? malformed(error.message) : toA2AError(error);
+  } finally {
+    await sent?.release();
   }
 }
 

@@ -21,6 +21,9 @@ const MESSAGES: Record<string, string> = {
   PASSKEY_NOT_FOUND: "This passkey isn't registered here. Sign in another way, then add it from Devices.",
   AUTH_CANCELLED: "The passkey prompt was closed before it finished.",
   ERROR_CEREMONY_ABORTED: "The passkey prompt was closed before it finished.",
+  // WebAuthn refuses IP addresses and plain-HTTP names other than localhost as relying parties.
+  ERROR_INVALID_DOMAIN:
+    "Passkeys need a secure address: open Retrace at localhost or over HTTPS (an IP address won't do), or use your email and password.",
   account_not_linked: "An account with this email already exists. Sign in with its password or passkey instead.",
   signup_disabled: "New accounts are closed on this server.",
   access_denied: "The sign-in was cancelled at your organisation's sign-in page.",

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { BUILTIN_TODOS } from "@/lib/config";
+import { type Attachment, attachmentsOf } from "@/lib/session/attachments";
 import { DEMO_AGENT, eventText } from "@/lib/session/names";
 import type { Json } from "@/lib/session/types";
+import { describeAttachment } from "./attachments";
 import { userTexts } from "./context";
 import { exposedName } from "./toolbox";
 import type { Agent, AgentOutput, CallResponses, InvocationContext } from "./types";
@@ -119,6 +121,9 @@ export function parseIntent(text: string): Intent {
       tool: "load_artifact",
       args: { filename },
       reply: (r) => {
+        if (typeof r.mime_type === "string" && typeof r.content !== "string") {
+          return `**${filename}** (version ${r.version}) is ${r.mime_type}: I can't show it as text.`;
+        }
         if (typeof r.content !== "string") return `I couldn't find **${filename}** — it does not exist (or a rewind removed it).`;
         if (r.content.length <= MAX_ECHO && !r.truncated) return `Here is **${filename}** (version ${r.version}):\n\n${r.content}`;
         const total = typeof r.total_characters === "number" ? r.total_characters : r.content.length;
@@ -222,20 +227,35 @@ async function* streamText(ctx: InvocationContext, text: string): AsyncGenerator
   if (!ctx.signal.aborted) yield { type: "event", parts: [{ text }], usage: demoUsage(eventText(ctx.userEvent), text) };
 }
 
+/** What the demo agent says of the files a message attached: each one's name, kind, pages or lines, and size. */
+async function received(ctx: InvocationContext, files: Attachment[]): Promise<string> {
+  const named: string[] = [];
+  for (const file of files) named.push(await describeAttachment(ctx, file));
+  const list = named.length === 1 ? named[0] : `${named.length} files: ${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
+  const them = files.length === 1 ? "It is a file" : "They are files";
+  return `I received ${list}. ${them} of this chat now: \`load file ${files[0].filename}\` reads ${files.length === 1 ? "it" : "one"} back, and rewinding before this message takes ${files.length === 1 ? "it" : "them"} away.`;
+}
+
+/** An answer, after what the agent says of the message's files (if it attached any). */
+const after = (prefix: string, text: string) => (prefix ? `${prefix}\n\n${text}` : text);
+
 export const demoAgent: Agent = {
   name: DEMO_AGENT,
-  description: "An offline demo agent: sets and reads state, saves and loads files, keeps a todo list, recaps the conversation.",
+  description:
+    "An offline demo agent: sets and reads state, saves and loads files, keeps a todo list, recaps the conversation, acknowledges attachments.",
   models: DEMO_MODELS,
   mcp: [BUILTIN_TODOS],
   async *run(ctx): AsyncGenerator<AgentOutput, void, CallResponses | undefined> {
     const terse = ctx.model !== DEMO_AGENT;
+    const files = attachmentsOf(ctx.userEvent);
     const intent = parseIntent(eventText(ctx.userEvent));
-    if ("help" in intent) return yield* streamText(ctx, terse ? TERSE_HELP : HELP);
-    if ("recap" in intent) return yield* streamText(ctx, await recap(ctx, terse));
+    const receipt = files.length ? await received(ctx, files) : "";
+    if ("help" in intent) return yield* streamText(ctx, receipt || (terse ? TERSE_HELP : HELP));
+    if ("recap" in intent) return yield* streamText(ctx, after(receipt, await recap(ctx, terse)));
     // Resumed after the user decided on its call: the runtime made (or refused) it, the reply is what is left.
     const response =
       ctx.resumed?.responses[0] ??
       (yield { type: "calls", calls: [{ id: `adk-${randomUUID()}`, name: intent.tool, args: intent.args }] })?.[0];
-    yield* streamText(ctx, (terse ? intent.terse : intent.reply)(response ?? {}));
+    yield* streamText(ctx, after(receipt, (terse ? intent.terse : intent.reply)(response ?? {})));
   },
 };

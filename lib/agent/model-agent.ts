@@ -4,6 +4,7 @@ import { APICallError, jsonSchema, streamText, type ToolSet, tool } from "ai";
 import type { ModelAgentConfig } from "@/lib/config";
 import type { AdkEvent, Json, Part } from "@/lib/session/types";
 import type { UsageMetadata } from "@/lib/session/usage";
+import { modelFiles } from "./attachments";
 import { toModelMessages } from "./model-messages";
 import type { Agent, AgentOutput, CallResponses, ToolSpec } from "./types";
 
@@ -57,12 +58,13 @@ export function modelAgent(config: ModelAgentConfig): Agent {
         content: { role: "model", parts },
       });
       const history = await ctx.history();
+      const files = await modelFiles(ctx, history, config.pdfInput ?? "file");
       const tools = toolSet(await ctx.tools());
       for (let step = 0; step < MAX_STEPS; step++) {
         const result = streamText({
           model,
           system: config.instruction,
-          messages: toModelMessages([...history, ...turn]),
+          messages: toModelMessages([...history, ...turn], files),
           tools,
           maxRetries: 0,
           abortSignal: ctx.signal,

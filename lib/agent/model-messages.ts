@@ -1,14 +1,18 @@
-import type { ModelMessage } from "ai";
+import type { FilePart, ImagePart, ModelMessage, TextPart } from "ai";
+import { attachmentKey, attachmentsOf } from "@/lib/session/attachments";
 import { REQUEST_CONFIRMATION } from "@/lib/session/tools";
 import type { AdkEvent, Json } from "@/lib/session/types";
 
+/** What a model is given for one attachment (lib/agent/attachments.ts): the image, the PDF, its text, or a note. */
+export type ModelFile = TextPart | ImagePart | FilePart;
+
 /**
- * The model's view of a conversation, built from effective-history events only: user text,
- * assistant text and tool calls, and tool results, in order. ADK's confirmation calls are the app's
- * business, not the model's, and a call no result answers (one that waited when the chat moved on) is left
- * out, as chat APIs refuse a call without its result.
+ * The model's view of a conversation, built from effective-history events only: user text with the files it
+ * attached (`files`, by `attachmentKey`), assistant text and tool calls, and tool results, in order. ADK's
+ * confirmation calls are the app's business, not the model's, and a call no result answers (one that waited when
+ * the chat moved on) is left out, as chat APIs refuse a call without its result.
  */
-export function toModelMessages(events: readonly AdkEvent[]): ModelMessage[] {
+export function toModelMessages(events: readonly AdkEvent[], files: ReadonlyMap<string, ModelFile> = new Map()): ModelMessage[] {
   const messages: ModelMessage[] = [];
   const callIds = new Map<string, string[]>();
   let counter = 0;
@@ -20,7 +24,11 @@ export function toModelMessages(events: readonly AdkEvent[]): ModelMessage[] {
     const parts = event.content?.parts ?? [];
     if (event.author === "user") {
       const text = parts.map((p) => p.text ?? "").join("");
-      if (text) messages.push({ role: "user", content: text });
+      const attached = attachmentsOf(event).map(
+        (file): ModelFile => files.get(attachmentKey(file)) ?? { type: "text", text: `[Attached file ${file.filename}]` },
+      );
+      if (attached.length > 0) messages.push({ role: "user", content: [...(text ? [{ type: "text" as const, text }] : []), ...attached] });
+      else if (text) messages.push({ role: "user", content: text });
       continue;
     }
     for (const part of parts) {

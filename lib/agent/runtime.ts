@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { beginTurn, currentState } from "@/lib/db/queries";
 import type { TurnWriter } from "@/lib/db/turn-writes";
 import { StaleTurnError } from "@/lib/errors";
+import type { AttachmentSource } from "@/lib/session/attachments";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";
 import type { PendingCall, ToolConfirmation } from "@/lib/session/tools";
 import type { AdkEvent } from "@/lib/session/types";
@@ -49,6 +50,8 @@ export async function startTurn(opts: {
   lastInvocationId?: string | null;
   /** The agent's model to run on, by name (its first when absent). */
   model?: string;
+  /** What the message attaches (docs/semantics.md, "Attachments"): the task's message is the stored one, with them. */
+  attachments?: AttachmentSource[];
 }): Promise<Turn> {
   const { userId, agent } = opts;
   const model = pickModel(agent, opts.model);
@@ -57,7 +60,7 @@ export async function startTurn(opts: {
   const taskId = randomUUID();
   const event = eventsOf(invocationId, model.name);
   // The sender's A2A messageId is the id of the message it sent, as stored: a client finds what it sent.
-  const userEvent = event("user", [{ text: opts.text }], opts.messageId ? { id: opts.messageId } : {});
+  const userEvent = event("user", opts.text ? [{ text: opts.text }] : [], opts.messageId ? { id: opts.messageId } : {});
   const task: Task = {
     kind: "task",
     id: taskId,
@@ -78,10 +81,12 @@ export async function startTurn(opts: {
       messageId: opts.messageId,
       rewindBefore: opts.rewindBefore,
       lastInvocationId: opts.lastInvocationId,
+      attachments: opts.attachments,
     }),
   );
   if ("existing" in begun) traced.ended("followed");
   if ("existing" in begun) return followTurn(userId, begun.existing);
+  task.history = [eventToMessage(begun.event, sessionId, taskId)];
   return runLocal({ userId, sessionId, agent, model, task, invocationId, event, writer: begun, traced });
 }
 
@@ -115,11 +120,8 @@ export function runLocal(turn: {
     const text = messageText(update.message);
     return { kind: "partial", epoch, offset: pending.length - text.length, text };
   };
-  /**
-   * Updates go on the bus only once another instance has shown interest (a watcher's hello, a cancel):
-   * unread, they were five NOTIFYs a turn and one per streamed word. The reply to a hello catches the
-   * watcher up: it re-reads the stored task and gets the text streamed so far.
-   */
+  // Updates go on the bus only once another instance showed interest (a watcher's hello, a cancel): unread, they were five NOTIFYs
+  // a turn and one per streamed word. The reply to a hello catches the watcher up with the stored task and the text streamed so far.
   let watchedElsewhere = false;
   const publish = (update: TurnUpdate) => {
     for (const watcher of watchers) watcher.push(update);

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { loadArtifact, saveArtifact } from "@/lib/db/queries";
+import { saveArtifact } from "@/lib/db/queries";
 import { AppError, issuesText } from "@/lib/errors";
 import { hasKey, isAppKey } from "@/lib/session/state";
 import { isCleanText, UNCLEAN_TEXT } from "@/lib/session/text";
 import { isReservedKey } from "@/lib/session/tools";
 import type { EventActions, Json } from "@/lib/session/types";
+import { readFile } from "./attachments";
 import { MAX_TOOL_TEXT } from "./mcp/result";
 import type { InvocationContext } from "./types";
 
@@ -77,8 +78,13 @@ async function run(ctx: InvocationContext, name: ToolName, args: Record<string, 
       return { response: { status: "saved", ...saved }, actions: { artifact_delta: { [saved.filename]: saved.version } } };
     }
     case "load_artifact": {
-      const file = await loadArtifact(ctx.userId, ctx.sessionId, args.filename);
-      const content = file.data.toString("utf8");
+      const file = await readFile(ctx, args.filename);
+      // An image, say: what it is, not its bytes.
+      if (file.text === null) {
+        const { filename, version, mime_type, size } = file;
+        return { response: { filename, version, mime_type, size, note: "not text: its content cannot be shown" } };
+      }
+      const content = file.text;
       const truncated = content.length > MAX_TOOL_TEXT;
       return {
         response: {

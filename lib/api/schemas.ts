@@ -128,3 +128,11 @@ export const shareInput = z.strictObject({
 
 /** 256 bits in base64url (lib/db/shares.ts); anything else is no link. */
 export const shareToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "Not a share link");
+
+/** `POST /api/uploads?filename=…`: the file's name (its bytes are the body). */
+export const uploadQuery = z.object({
+  filename: z
+    .string({ error: "filename is required: the file's name" })
+    .min(1, "filename must not be empty")
+    .max(255, "filename is at most 255 characters"),
+});

@@ -2,9 +2,10 @@
  * Retrace's JSON archive (docs/api.md, "Export and import"): one chat or many, each its whole raw log —
  * events in seq order (rewind markers included, so every version comes back), tasks, every version of
  * every session file, initial and current state, its lineage, and the names and pins the user gave its
- * turns. Within a chat the writer puts the session first, then files, events, tasks and labels, so a reader
- * can write them in that order as they stream. Labels came later within version 1: an archive without them
- * imports with none, and a reader that does not know them skips the section.
+ * turns. Within a chat the writer puts the session first, then the bytes of its attachments (`blobs`, each
+ * content once per archive, in chunks), files, events, tasks and labels, so a reader can write them in that
+ * order as they stream. Labels and blobs came later within version 1: an archive without them imports as it
+ * did, and a reader that does not know them skips the sections.
  */
 import { z } from "zod";
 import { MAX_BODY_BYTES } from "@/lib/session/limits";
@@ -45,9 +46,23 @@ export const archiveFile = z.strictObject({
   created_at: z.string(),
   /** Hex SHA-256 of the bytes, checked on import. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  data_base64: z.string(),
+  /** The bytes; absent for an attachment, whose bytes are the blob with its `sha256`, earlier in the archive. */
+  data_base64: z.string().optional(),
 });
 export type ArchiveFile = z.infer<typeof archiveFile>;
+
+/** The size of a blob's chunks in an archive: every chunk but a blob's last has this many bytes. */
+export const BLOB_CHUNK_BYTES = 256 * 1024;
+
+/** One chunk of an attachment's bytes (docs/semantics.md, "Attachments"): chunks of a blob come together, in order. */
+export const archiveBlob = z.strictObject({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The whole blob's size. */
+  size: z.int().nonnegative(),
+  seq: z.int().nonnegative(),
+  data_base64: z.string().max(4 * Math.ceil(BLOB_CHUNK_BYTES / 3)),
+});
+export type ArchiveBlob = z.infer<typeof archiveBlob>;
 
 /** An ADK event as the log shows it, with its seq. */
 export const archiveEvent = z.looseObject({
@@ -81,9 +96,10 @@ export type ArchiveLabel = z.infer<typeof archiveLabel>;
 /** One record of a chat, as it streams out of (or into) an archive. */
 export type ChatRecord =
   | { kind: "session"; value: ArchiveSession }
+  | { kind: "blob"; value: ArchiveBlob }
   | { kind: "file"; value: ArchiveFile }
   | { kind: "event"; value: ArchiveEvent }
   | { kind: "task"; value: ArchiveTask }
   | { kind: "label"; value: ArchiveLabel };
 
-export const SECTIONS = { files: "file", events: "event", tasks: "task", labels: "label" } as const;
+export const SECTIONS = { blobs: "blob", files: "file", events: "event", tasks: "task", labels: "label" } as const;

@@ -1,15 +1,19 @@
 /**
  * What a share link lets out of a chat's events: the user's text, the agent's text, tool calls with their
- * results only when shared, the session state they set and, when shared, the files they record. Nothing else
+ * results only when shared, the session state they set and, when shared, the files they record and the user's
+ * attachments. Nothing else
  * — no `user:` or `app:` state, no images or other parts the page does not show, no fields an API client
  * added. The link's page is built from it on the server, and "Continue from here" copies exactly it.
  */
+import { type Attachment, attachmentOf, attachmentPart, attachmentsOf } from "@/lib/session/attachments";
 import { splitDelta, USER_PREFIX } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, Part } from "@/lib/session/types";
 
 export interface SharedTurn {
   id: string;
   user: string | null;
+  /** The files the user's message attached (when the link shares files). */
+  attachments: Attachment[];
   agent: Part[];
 }
 
@@ -19,8 +23,10 @@ export interface Shared {
   includeFiles: boolean;
 }
 
-function shownPart(part: Part, author: string, { includeTools }: Shared): Part | null {
+function shownPart(part: Part, author: string, { includeTools, includeFiles }: Shared): Part | null {
   if (typeof part.text === "string") return part.thought === true ? { text: part.text, thought: true } : { text: part.text };
+  const attachment = author === "user" && includeFiles ? attachmentOf(part) : null;
+  if (attachment) return attachmentPart(attachment);
   if (!includeTools || author === "user") return null;
   if (part.function_call) {
     const { id, name, args } = part.function_call;
@@ -66,12 +72,14 @@ export function sharedTurns(events: AdkEvent[]): SharedTurn[] {
   for (const event of events) {
     let turn = turns.at(-1);
     if (turn?.id !== event.invocation_id) {
-      turn = { id: event.invocation_id, user: null, agent: [] };
+      turn = { id: event.invocation_id, user: null, attachments: [], agent: [] };
       turns.push(turn);
     }
     const parts = event.content?.parts ?? [];
-    if (event.author === "user") turn.user = parts.map((p) => p.text ?? "").join("");
-    else turn.agent.push(...parts);
+    if (event.author === "user") {
+      turn.user = parts.map((p) => p.text ?? "").join("");
+      turn.attachments = attachmentsOf(event);
+    } else turn.agent.push(...parts);
   }
-  return turns.filter((t) => t.user || t.agent.length > 0);
+  return turns.filter((t) => t.user || t.attachments.length > 0 || t.agent.length > 0);
 }

@@ -24,9 +24,14 @@ export interface ModelAgentConfig {
   description: string;
   instruction: string;
   models: ModelConfig[];
+  /** How PDFs reach the model: as file parts (the endpoint reads PDFs; the default) or as their extracted text. */
+  pdfInput?: PdfInput;
   /** Its MCP tool servers (docs/api.md, "Configuration"). */
   mcp: McpServerConfig[];
 }
+
+export const PDF_INPUT = z.enum(["file", "text"], "must be file or text");
+type PdfInput = z.infer<typeof PDF_INPUT>;
 
 /** Whether a tool's call runs at once (`always`), waits for the user's decision (`ask`) or is refused (`never`). */
 export type Approval = "always" | "ask" | "never";
@@ -125,6 +130,7 @@ const modelAgentEntry = z
     api_key_env: z.string().optional(),
     price: price.optional(),
     models: z.array(modelEntry).min(1, "models lists at least one model").optional(),
+    pdf_input: PDF_INPUT.default("file"),
     mcp: z
       .array(mcpServer)
       .default([])
@@ -214,6 +220,7 @@ export function readAgentsFile(file: string, env: NodeJS.ProcessEnv) {
         apiKey: key(m.api_key_env ?? a.api_key_env),
         ...(m.price ? { price: m.price } : {}),
       })),
+      pdfInput: a.pdf_input,
       mcp: a.mcp.map((server, j) => mcpConfig(server, env, `AGENTS_FILE ${file}: ${i}.mcp.${j}`)),
     }),
   );

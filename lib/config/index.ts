@@ -6,7 +6,7 @@ import { z } from "zod";
 import { issuesText } from "@/lib/errors";
 import { DEMO_AGENT } from "@/lib/session/names";
 import type { Json } from "@/lib/session/types";
-import { BUILTIN_TODOS, ConfigError, DEFAULT_INSTRUCTION, type ModelAgentConfig, readAgentsFile } from "./agents-file";
+import { BUILTIN_TODOS, ConfigError, DEFAULT_INSTRUCTION, type ModelAgentConfig, PDF_INPUT, readAgentsFile } from "./agents-file";
 
 export { type Approval, BUILTIN_TODOS, type McpServerConfig, type ModelAgentConfig } from "./agents-file";
 
@@ -36,11 +36,16 @@ const envSchema = z.object({
   RETRACE_MAX_STORED_BYTES: count(1024 ** 3),
   /** Tokens one user's turns may use per UTC day (unset: no budget). */
   RETRACE_MAX_TOKENS_PER_DAY: z.coerce.number().int().positive().optional(),
+  RETRACE_MAX_UPLOAD_BYTES: count(100 * 1024 ** 2),
+  RETRACE_MAX_ATTACHMENTS: count(10),
+  /** How long an upload may wait to be attached to a message. */
+  RETRACE_UPLOAD_TTL_HOURS: count(24),
   /** How long a running turn holds its chat past its last renewal: how fast a crashed instance's chats free themselves. */
   RETRACE_TURN_LEASE_MS: z.coerce.number().int().min(1000).max(30_000).default(20_000),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
   OPENAI_API_KEY: z.string().optional(),
+  OPENAI_PDF_INPUT: PDF_INPUT.default("file"),
   AGENTS_FILE: z.string().min(1).optional(),
   RETRACE_SIGNUP: z.enum(["open", "invite", "closed"], "RETRACE_SIGNUP must be open, invite or closed").default("open"),
   RETRACE_OIDC_ISSUER: z.url("RETRACE_OIDC_ISSUER must be the IdP's issuer URL").optional(),
@@ -67,7 +72,18 @@ export interface Config {
   database: { kind: "sqlite"; path: string } | { kind: "postgres"; url: string; poolSize: number };
   authSecret?: string;
   adminToken?: string;
-  limits: { concurrentTurns: number; sessions: number; storedBytes: number; tokensPerDay?: number };
+  limits: {
+    concurrentTurns: number;
+    sessions: number;
+    storedBytes: number;
+    /** The largest upload (an attachment) and the most attachments one message may carry. */
+    uploadBytes: number;
+    attachments: number;
+    /** How long an upload not yet sent with a message is kept. */
+    uploadTtlMs: number;
+    /** Tokens one user's turns may use per UTC day (unset: no budget). */
+    tokensPerDay?: number;
+  };
   turnLeaseMs: number;
   modelAgents: ModelAgentConfig[];
   /** `app:` state per agent, applied at start-up. */
@@ -100,6 +116,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       description: `Chat model ${e.OPENAI_MODEL} at an OpenAI-compatible endpoint`,
       instruction: DEFAULT_INSTRUCTION,
       models: [{ name: e.OPENAI_MODEL, model: e.OPENAI_MODEL, baseURL: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY }],
+      pdfInput: e.OPENAI_PDF_INPUT,
       mcp: [BUILTIN_TODOS],
     });
   }
@@ -124,6 +141,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       sessions: e.RETRACE_MAX_SESSIONS,
       storedBytes: e.RETRACE_MAX_STORED_BYTES,
       tokensPerDay: e.RETRACE_MAX_TOKENS_PER_DAY,
+      uploadBytes: e.RETRACE_MAX_UPLOAD_BYTES,
+      attachments: e.RETRACE_MAX_ATTACHMENTS,
+      uploadTtlMs: e.RETRACE_UPLOAD_TTL_HOURS * 3_600_000,
     },
     turnLeaseMs: e.RETRACE_TURN_LEASE_MS,
     modelAgents,
@@ -153,6 +173,12 @@ export function config(): Config {
   const key = CONFIG_KEYS.map((k) => process.env[k] ?? "").join("\u0000");
   if (perProcess.__retraceConfig?.key !== key) perProcess.__retraceConfig = { key, config: parseConfig(process.env) };
   return perProcess.__retraceConfig.config;
+}
+
+/** What the browser checks a file against before it uploads it (RETRACE_MAX_UPLOAD_BYTES, RETRACE_MAX_ATTACHMENTS). */
+export function attachmentLimits() {
+  const { uploadBytes, attachments } = config().limits;
+  return { maxBytes: uploadBytes, maxFiles: attachments };
 }
 
 /** Where the embedded SQLite database lives (also where a generated auth secret is kept). */

@@ -8,10 +8,11 @@ import { sql } from "drizzle-orm";
 import { AppError, SessionBusyError } from "@/lib/errors";
 import { getDb } from "./client";
 import type { Executor } from "./database";
+import { mergeBlobs } from "./tx/blobs";
 import { ROW_BYTES } from "./tx/bytes";
 import { ownerKey } from "./tx/search-index";
 import { chargeTokens, tokenDay } from "./tx/tokens";
-import { ensureUser, lockUser } from "./tx/users";
+import { clockPast, ensureUser, freeActivity, lockUser } from "./tx/users";
 
 /** What a merge moved, for the sign-in's answer and the tests. */
 export interface MergeReport {
@@ -53,8 +54,9 @@ export async function requireMergeable(guestId: string): Promise<void> {
  * Moves every row the guest owns to the account, in one transaction (docs/api.md, "Accounts"): its chats
  * (forks and deleted chats whose rows forks share included; their events, invocations, tasks and
  * checkpoints hang off them), their files, its `user:` state and `user:` files, and its counters. Rules:
- * chats keep their order and come above the account's (their activity values are shifted past the
- * account's counter); a `user:` key both have keeps the account's value; a `user:` file both have keeps
+ * chats keep their activity (a clock: lib/db/tx/users.ts), so the list shows both devices' chats by when each
+ * was last active, one of two that tie moved a millisecond back; a `user:` key both have keeps the account's
+ * value; a `user:` file both have keeps
  * the account's versions 0..n and gets the guest's appended after them; stored bytes add up. The guest's
  * row is then deleted: nothing is left under its id. Refused (and nothing changed) when the guest id is an
  * account, or while a turn runs in one of the guest's chats.
@@ -72,9 +74,15 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     );
     if (!guest) return NOTHING; // a guest that never wrote anything has no rows
     await refuseRunningTurns(tx, guestId);
-    const account = await tx.one<{ activity: number }>(sql`SELECT activity FROM users WHERE id = ${accountId}`);
-    const sessions = await tx.run(sql`
-      UPDATE sessions SET user_id = ${accountId}, activity = activity + ${Number(account?.activity ?? 0)} WHERE user_id = ${guestId}`);
+    const sessions = await tx.run(sql`UPDATE sessions SET user_id = ${accountId} WHERE user_id = ${guestId}`);
+    // Chats written in the same millisecond on the two devices would tie: one of each pair moves back.
+    const ties = await tx.all<{ id: string; activity: number }>(sql`
+      SELECT s.id, s.activity FROM sessions s WHERE s.user_id = ${accountId}
+        AND EXISTS (SELECT 1 FROM sessions t WHERE t.user_id = ${accountId} AND t.activity = s.activity AND t.id < s.id)`);
+    for (const tie of ties) {
+      const activity = await freeActivity(tx, accountId, tie.id, Number(tie.activity));
+      await tx.run(sql`UPDATE sessions SET activity = ${activity} WHERE id = ${tie.id}`);
+    }
     // The search index keeps each row under its writer's key (lib/db/tx/search-index.ts): the account searches under the guest's too.
     if (sessions > 0) {
       await tx.run(sql`INSERT INTO search_keys (user_id, key) VALUES (${accountId}, ${ownerKey(guestId)}) ON CONFLICT DO NOTHING`);
@@ -84,10 +92,11 @@ export async function mergeGuest(guestId: string, accountId: string): Promise<Me
     const { dropped, ...state } = await mergeUserState(tx, guestId, accountId);
     const fileVersions = await mergeUserFiles(tx, guestId, accountId);
     await tx.run(sql`UPDATE artifacts SET user_id = ${accountId} WHERE user_id = ${guestId}`);
+    await mergeBlobs(tx, guestId, accountId);
     await tx.run(sql`UPDATE todos SET user_id = ${accountId} WHERE user_id = ${guestId}`);
     const bytes = Number(guest.stored_bytes) - dropped;
-    await tx.run(sql`
-      UPDATE users SET activity = activity + ${Number(guest.activity)}, stored_bytes = stored_bytes + ${bytes} WHERE id = ${accountId}`);
+    await tx.batch([clockPast(accountId, Number(guest.activity))]);
+    await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${accountId}`);
     // Tokens the guest used today count against the account's budget too: signing in starts no new day.
     if (Number(guest.tokens_day) === tokenDay() && Number(guest.tokens_used) > 0) {
       await tx.batch([chargeTokens(accountId, Number(guest.tokens_used))]);

@@ -11,6 +11,7 @@ import { conversationToChat } from "@/lib/archive/chatgpt";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
+  archiveBlob,
   archiveEvent,
   archiveFile,
   archiveLabel,
@@ -74,7 +75,22 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): 
   return result.data;
 }
 
-const RECORD_SCHEMAS = { session: archiveSession, file: archiveFile, event: archiveEvent, task: archiveTask, label: archiveLabel };
+/** What a wrong file is told, so its owner knows which file of an export to pick. */
+const WHAT_IMPORTS =
+  "Import takes a Retrace archive, ChatGPT's conversations.json (or its conversations-NNN.json shards) or ChatGPT's whole export ZIP.";
+
+/** A JSON object that is not an archive (an archive starts with its `format`): perhaps the wrong file of an export. */
+const notAnArchive = () =>
+  new ValidationError(`This JSON is not a Retrace archive (it starts with "format": "${ARCHIVE_FORMAT}"). ${WHAT_IMPORTS}`);
+
+const RECORD_SCHEMAS = {
+  session: archiveSession,
+  blob: archiveBlob,
+  file: archiveFile,
+  event: archiveEvent,
+  task: archiveTask,
+  label: archiveLabel,
+};
 
 export async function importUpload(userId: string, body: AsyncIterable<Uint8Array>, options: ImportOptions): Promise<SessionSummary[]> {
   const imported: SessionSummary[] = [];
@@ -97,7 +113,7 @@ export async function importUpload(userId: string, body: AsyncIterable<Uint8Arra
     if (head[0] === 0x50 && head[1] === 0x4b) await importZip(userId, stream, options, onBytes, done);
     else if (first === "{") await importArchive(userId, stream, options, onBytes, done);
     else if (first === "[") await importConversations(userId, stream, options, onBytes, {}, done);
-    else throw new ValidationError("This file is not a Retrace archive, a ChatGPT conversations.json or a ChatGPT export ZIP");
+    else throw new ValidationError(`This file is not JSON nor a ZIP. ${WHAT_IMPORTS}`);
     return imported;
   } catch (error) {
     if (error instanceof AppError) throw new ImportError(error, imported);
@@ -142,7 +158,7 @@ async function importArchive(
         if (typeof value !== "number" || value > ARCHIVE_VERSION)
           throw new ValidationError(`Archive version ${value} is newer than this app reads`);
       } else {
-        if (format !== ARCHIVE_FORMAT) throw new ValidationError(`Not a Retrace archive: its "format" must be "${ARCHIVE_FORMAT}", first`);
+        if (format !== ARCHIVE_FORMAT) throw notAnArchive();
         const index = path[1] as number;
         if (open.chat?.index !== index) {
           await finish();
@@ -154,7 +170,7 @@ async function importArchive(
         await chat.spool.add(record, read - chat.from);
       }
     }
-    if (format !== ARCHIVE_FORMAT) throw new ValidationError(`Not a Retrace archive: its "format" must be "${ARCHIVE_FORMAT}"`);
+    if (format !== ARCHIVE_FORMAT) throw notAnArchive();
     await finish();
   } finally {
     await open.chat?.spool.dispose();

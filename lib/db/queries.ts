@@ -1,7 +1,7 @@
 import "server-only";
 
 /** The store's public face: every read and write the app makes, one module per area behind it. */
-export { listArtifacts, loadArtifact, saveArtifact } from "./artifacts";
+export { artifactBytes, listArtifacts, loadArtifact, saveArtifact } from "./artifacts";
 export { appendEvents, MAX_EVENTS_PER_APPEND } from "./events";
 export { forkSession } from "./forks";
 export { listEvents } from "./history";
@@ -16,5 +16,6 @@ export { addTodo, listTodos, MAX_TODOS, removeTodo, TODO_LENGTH } from "./todos"
 export { readTree } from "./tree";
 export { appendTurnEvents, beginDecision, beginTurn, endTurn, historyAt } from "./turn-writes";
 export { reapAbandonedTurns, renewTurn, requestCancel, runningTurnOf } from "./turns";
+export { FileTooLargeError, openUpload, readBlob, reapBlobs, removeUpload, storeUpload } from "./uploads";
 export { createUser } from "./users";
 export { compareVersions, listVersions, switchSession } from "./versions";

@@ -5,6 +5,7 @@ import type { State } from "@/lib/session/types";
 import { getDb } from "./client";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import { type SessionRow, summary } from "./rows";
+import { releaseBlobs } from "./tx/blobs";
 import { claimSession } from "./tx/claim";
 import { removeSession } from "./tx/fork";
 import { createSessionTx, liveOf, requireSession, sessionRecord } from "./tx/sessions";
@@ -18,7 +19,8 @@ export async function createSession(userId: string, input: { agent?: string; nam
 /** The user's chats (of `agent` only, when given), most recently active first (a total order), optionally one page at a time. */
 export async function listSessions(userId: string, page?: PageRequest, agent?: string): Promise<Page<SessionSummary>> {
   const db = await getDb();
-  const before = decodeCursor(page?.before);
+  // Activity is a clock in milliseconds (lib/db/tx/users.ts), past any 32-bit bound.
+  const before = page?.before === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(page.before);
   const rows = await db.all<SessionRow>(sql`
     SELECT * FROM sessions WHERE ${liveOf(userId)} AND activity < ${before} ${agent === undefined ? sql`` : sql`AND agent = ${agent}`}
     ORDER BY activity DESC ${page ? sql`LIMIT ${page.limit + 1}` : sql``}`);
@@ -59,5 +61,7 @@ export async function deleteSession(userId: string, sessionId: string): Promise<
     const row = await claimSession(tx, userId, sessionId);
     await removeSession(tx, row);
     await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${row.stored_bytes} WHERE id = ${userId}`);
+    // Attachments no other chat of the user's names go too (the sweep removes their bytes, lib/db/uploads.ts).
+    await releaseBlobs(tx, userId);
   });
 }

@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { getDb } from "./client";
+import { blobOf } from "./tx/blobs";
 import { ROW_BYTES } from "./tx/bytes";
 import { claimSession } from "./tx/claim";
 import { charge } from "./tx/import";
@@ -77,16 +78,21 @@ export async function sharedVersion(token: string): Promise<SharedVersion | null
   return db.read((tx) => readShared(tx, token));
 }
 
-/** A file of a link's version (404 unless the link shares files and that version is in it). */
-export async function sharedFile(token: string, filename: string) {
+/**
+ * A file of a link's version (404 unless the link shares files and that version is in it): the version it has
+ * there, or `version`, one its messages attached.
+ */
+export async function sharedFile(token: string, filename: string, version?: number) {
   const db = await getDb();
   return db.read(async (tx) => {
     const shared = await readShared(tx, token);
-    const version = shared?.files.get(filename);
-    if (!shared || version === undefined) throw new NotFoundError("File not found");
-    const file = await tx.one<{ mime_type: string; data: Buffer }>(sql`
-      SELECT mime_type, data FROM artifacts WHERE scope = ${shared.source.id} AND filename = ${filename} AND version = ${version}`);
-    if (!file) throw new NotFoundError("File not found");
-    return { mime_type: file.mime_type, data: Buffer.from(file.data) };
+    const wanted = version ?? shared?.files.get(filename);
+    const shown = version === undefined || shared?.attachments.has(`${version}/${filename}`);
+    if (!shared || wanted === undefined || !shown) throw new NotFoundError("File not found");
+    const file = await tx.one<{ mime_type: string; size: number; data: Buffer; blob_sha256: string | null }>(sql`
+      SELECT mime_type, size, data, blob_sha256 FROM artifacts WHERE scope = ${shared.source.id} AND filename = ${filename} AND version = ${wanted}`);
+    const blob = file?.blob_sha256 ? await blobOf(tx, shared.source.user_id, file.blob_sha256) : undefined;
+    if (!file || (file.blob_sha256 && !blob)) throw new NotFoundError("File not found");
+    return { mime_type: file.mime_type, size: Number(file.size), data: Buffer.from(file.data), blob };
   });
 }

@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { config } from "@/lib/config";
 import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
+import type { AttachmentSource } from "@/lib/session/attachments";
 import type { RewindReason } from "@/lib/session/rewind";
 import { parseState } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
@@ -14,6 +15,7 @@ import { getDb } from "./client";
 import { type Executor, one, run, ahead as sentAhead } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";
+import { attachFiles } from "./tx/attachments";
 import { claimRow, claimSession, leaseFor, leaseMs, RELEASED, renewLease } from "./tx/claim";
 import { type Claimed, claimDecisionTx, refuseWhileWaiting } from "./tx/decision";
 import { readEvents } from "./tx/history";
@@ -100,6 +102,8 @@ async function begin(
     rewindBefore?: { invocationId: string; reason: RewindReason };
     /** The turn the sender shows last (null: none): refused with 409 unless it still is (lib/db/tx/last-turn.ts). */
     lastInvocationId?: string | null;
+    /** What the message attaches (lib/db/tx/attachments.ts): files of the chat, named by the user's event. */
+    attachments?: AttachmentSource[];
   },
 ): Promise<{ existing: Task } | { event: AdkEvent; seq: number; state: State; cursor?: LogCursor }> {
   const db = await getDb();
@@ -143,7 +147,8 @@ async function begin(
       row = await requireSession(tx, userId, sessionId, true);
     }
     if (!input.create) await refuseWhileWaiting(tx, row);
-    const appended = await appendEventsTx(tx, row, [input.userEvent], {
+    const userEvent = await attachFiles(tx, row, input.userEvent, input.attachments ?? []);
+    const appended = await appendEventsTx(tx, row, [userEvent], {
       set: leaseFor(input.task.id, input.owner),
       task: { task: input.task, messageId: input.messageId },
       ahead,

@@ -63,3 +63,16 @@ export interface SearchHit {
   rewound: boolean;
   snippet: Snippet;
 }
+
+/** A file uploaded to attach to a message (docs/api.md, "Uploads"). */
+export interface UploadInfo {
+  id: string;
+  filename: string;
+  mime_type: string;
+  size: number;
+  /** Hex SHA-256 of its bytes. */
+  sha256: string;
+  created_at: string;
+  /** Attach it to a message before then; unattached, it is gone after. */
+  expires_at: string;
+}

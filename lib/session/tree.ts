@@ -11,6 +11,8 @@ export interface TreeRow {
   parentId: string | null;
   firstSeq: number;
   text: string;
+  /** The text of the turn's last event, the agent's answer when the turn ended with one ("" otherwise). */
+  reply: string;
   /** The turn's first event, seconds since the epoch. */
   timestamp: number;
   /** The model it ran on, what its model calls used and what that cost (from its task; null when unknown). */
@@ -30,6 +32,8 @@ export interface MapTurn {
   parent_invocation_id: string | null;
   /** The user's message, shortened. */
   text: string;
+  /** The first words of the agent's answer, as plain text ("" when the turn ended without one). */
+  reply: string;
   timestamp: string;
   /** On the path the chat shows now; false for a rewound turn. */
   current: boolean;
@@ -60,13 +64,24 @@ export interface ChatTree {
   usage: ChatUsage;
 }
 
-/** What a map node shows of the user's message. */
+/** What a map node shows of the user's message, and of the answer: versions of one turn told apart by it. */
 const SNIPPET = 140;
+const REPLY = 80;
 
-const snippet = (text: string) => {
+const snippet = (text: string, length = SNIPPET) => {
   const line = text.trim().replace(/\s+/g, " ");
-  return line.length > SNIPPET ? `${line.slice(0, SNIPPET).trim()}…` : line;
+  return line.length > length ? `${line.slice(0, length).trim()}…` : line;
 };
+
+/** An answer's first words without its Markdown: link targets, emphasis, code and heading marks go. */
+const replySnippet = (markdown: string) =>
+  snippet(
+    markdown
+      .slice(0, 4 * REPLY)
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/[*_`~#>|]+/g, ""),
+    REPLY,
+  );
 
 /** The turns on the path from a root to `leafId`: the current head. Linear in its length. */
 function pathTo(leafId: string | null, parentOf: ReadonlyMap<string, string | null>): Set<string> {
@@ -97,6 +112,7 @@ export function chatTree(
       invocation_id: r.invocationId,
       parent_invocation_id: r.parentId,
       text: snippet(r.text),
+      reply: replySnippet(r.reply),
       timestamp: new Date(r.timestamp * 1000).toISOString(),
       current: current.has(r.invocationId),
       sibling_index: index.get(r.invocationId) ?? 1,

@@ -1,8 +1,35 @@
+import { attachmentOf } from "@/lib/session/attachments";
 import { toolMark } from "@/lib/session/tools";
-import type { AdkEvent } from "@/lib/session/types";
+import type { AdkEvent, Part } from "@/lib/session/types";
 import type { Part as A2APart, Message, Task } from "@/lib/task/types";
 
 const nonEmpty = (value: object | undefined) => (value && Object.keys(value).length ? value : undefined);
+
+/** Where a chat's file version is read (`GET /api/sessions/{id}/artifacts/{filename}?version=`). */
+const artifactPath = (sessionId: string, filename: string, version: number) =>
+  `/api/sessions/${encodeURIComponent(sessionId)}/artifacts/${encodeURIComponent(filename)}?version=${version}`;
+
+/**
+ * An attachment as an A2A file part: the chat's route for its version as the URI, its size and hash in the
+ * part's metadata; any other `file_data` with the URI it gives.
+ */
+function filePart(part: Part, contextId: string): A2APart | null {
+  const attached = attachmentOf(part);
+  if (attached) {
+    return {
+      kind: "file",
+      file: { uri: artifactPath(contextId, attached.filename, attached.version), mimeType: attached.mime_type, name: attached.filename },
+      metadata: { retrace_size: attached.size, retrace_sha256: attached.sha256, retrace_version: attached.version },
+    };
+  }
+  const data = part.file_data as { file_uri?: unknown; mime_type?: unknown; display_name?: unknown } | undefined;
+  if (typeof data?.file_uri !== "string") return null;
+  const name = typeof data.display_name === "string" ? { name: data.display_name } : {};
+  return {
+    kind: "file",
+    file: { uri: data.file_uri, ...(typeof data.mime_type === "string" ? { mimeType: data.mime_type } : {}), ...name },
+  };
+}
 
 /** One ADK event as an A2A message, carrying kagent's invocation and author metadata. */
 export function eventToMessage(event: AdkEvent, contextId: string, taskId: string): Message {
@@ -22,6 +49,9 @@ export function eventToMessage(event: AdkEvent, contextId: string, taskId: strin
       parts.push({ kind: "data", data: { ...part.function_response }, metadata: { kagent_type: "function_response", ...external } });
     } else if (part.inline_data) {
       parts.push({ kind: "file", file: { bytes: part.inline_data.data, mimeType: part.inline_data.mime_type } });
+    } else {
+      const file = filePart(part, contextId);
+      if (file) parts.push(file);
     }
   }
   const isUser = event.author === "user";

@@ -14,12 +14,15 @@ import {
   createSession,
   deleteSession,
   forkSession,
+  reapBlobs,
   rewindForMessage,
   rewindSession,
   saveArtifact,
+  storeUpload,
   switchSession,
 } from "@/lib/db/queries";
 import { createShare } from "@/lib/db/shares";
+import { CHUNK_BYTES } from "@/lib/db/tx/blobs";
 import { ROW_BYTES } from "@/lib/db/tx/bytes";
 import { QuotaExceededError } from "@/lib/errors";
 import { newInvocationId } from "@/lib/session/rewind";
@@ -38,8 +41,13 @@ export async function storedBytesOf(db: Database, userId: string): Promise<numbe
     sql`SELECT SUM(${len("text")}) AS n FROM search_texts WHERE ${mine}`,
     sql`SELECT SUM(${sum(["initials", "marks"])}) AS n FROM search_marks WHERE ${mine}`,
     sql`SELECT SUM(${sum(["key", "value"])}) AS n FROM user_state WHERE user_id = ${userId}`,
-    sql`SELECT SUM(${sum(["filename", "mime_type"])} + size) AS n FROM artifacts WHERE user_id = ${userId}`,
+    // An attachment's version holds its blob's hash; the blob its bytes, once.
+    sql`SELECT SUM(${sum(["filename", "mime_type", "blob_sha256"])} + CASE WHEN blob_sha256 IS NULL THEN size ELSE 0 END) AS n
+      FROM artifacts WHERE user_id = ${userId}`,
     sql`SELECT SUM(${sum(["id", "token_hash", "name"])}) AS n FROM share_links WHERE ${mine}`,
+    sql`SELECT SUM(${len("sha256")}) AS n FROM blobs WHERE user_id = ${userId}`,
+    sql`SELECT SUM(${len("c.data")}) AS n FROM blob_chunks c JOIN blobs b ON b.id = c.blob_id WHERE b.user_id = ${userId}`,
+    sql`SELECT SUM(${sum(["id", "filename", "mime_type", "sha256"])}) AS n FROM uploads WHERE user_id = ${userId}`,
   ];
   let total = 0;
   for (const part of parts) total += Number((await db.one<{ n: number | null }>(part))?.n ?? 0);
@@ -115,6 +123,16 @@ export async function writeEverywhere(userId: string, { rounds }: { rounds: numb
       const turn = await attempt(() => startTurn({ userId, sessionId: id, agent: getAgent("demo"), text }));
       await turn?.done;
     }
+    // An attachment: its upload, the bytes once, and the file version that names them.
+    const attachment = await attempt(() =>
+      storeUpload(userId, [Buffer.from(big(40_000, round))], { filename: "a.bin", mimeType: "application/octet-stream" }),
+    );
+    if (attachment) {
+      const turn = await attempt(() =>
+        startTurn({ userId, sessionId: id, agent: getAgent("demo"), text: "here", attachments: [{ upload: attachment.id }] }),
+      );
+      await turn?.done;
+    }
     if (started) await attempt(() => rewindForMessage(userId, id, first, "rewind", crypto.randomUUID()));
     // A share link, and the chat exported and imported back (every row it writes is charged).
     await attempt(() => createShare(userId, id, { includeTools: true, includeFiles: true }));
@@ -129,13 +147,16 @@ export async function writeEverywhere(userId: string, { rounds }: { rounds: numb
       yield Buffer.from(archive);
     })();
     await attempt(() => importUpload(userId, upload, { agent: "demo", agents: ["demo"] }));
-    // The chat goes; its `user:` state stays with the user.
-    if (round % 2 === 0) await deleteSession(userId, id);
+    // The chat goes; its `user:` state stays with the user, its attachments' bytes go with the sweep.
+    if (round % 2 === 0) {
+      await deleteSession(userId, id);
+      await reapBlobs();
+    }
   }
   return refused;
 }
 
-/** The user's byte counter, and what it should be: their live chats' counters plus their `user:` state and files. */
+/** The user's byte counter, and what it should be: their live chats' counters plus their `user:` state and files, blobs and uploads. */
 export async function countedBytesOf(db: Database, userId: string) {
   const one = async (query: SQL) => Number((await db.one<{ n: number | null }>(query))?.n ?? 0);
   const len = (column: string) => db.dialect.byteLength(sql.raw(column));
@@ -146,6 +167,10 @@ export async function countedBytesOf(db: Database, userId: string) {
       (await one(sql`SELECT SUM(${ROW_BYTES} + ${len("key")} + ${len("value")}) AS n FROM user_state WHERE user_id = ${userId}`)) +
       (await one(sql`
         SELECT SUM(${ROW_BYTES} + ${len("filename")} + ${len("mime_type")} + size) AS n FROM artifacts
-        WHERE user_id = ${userId} AND session_id IS NULL`)),
+        WHERE user_id = ${userId} AND session_id IS NULL`)) +
+      (await one(sql`
+        SELECT SUM(${ROW_BYTES} + 64 + size + (size + ${sql.raw(String(CHUNK_BYTES - 1))}) / ${sql.raw(String(CHUNK_BYTES))} * ${ROW_BYTES}) AS n FROM blobs WHERE user_id = ${userId}`)) +
+      (await one(sql`
+        SELECT SUM(${ROW_BYTES} + ${len("id")} + ${len("filename")} + ${len("mime_type")} + ${len("sha256")}) AS n FROM uploads WHERE user_id = ${userId}`)),
   };
 }

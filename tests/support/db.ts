@@ -29,6 +29,9 @@ const TABLES: Record<string, string> = {
   invites: "email",
   share_links: "id",
   version_labels: "session_id, invocation_id",
+  blobs: "id",
+  blob_chunks: "blob_id, seq",
+  uploads: "id",
   todos: "user_id, id",
 };
 

@@ -22,8 +22,10 @@ async function* unlessDeleted(records: AsyncGenerator<ChatRecord>): AsyncGenerat
 /** Every chat of the caller as one Retrace archive, sources before their forks, streamed. */
 export const GET = handler(async ({ userId }) => {
   const order = await exportOrder(userId);
+  // Each attachment's bytes go once, with the first chat that has it.
+  const written = new Set<string>();
   async function* chats() {
-    for (const id of order) yield unlessDeleted(chatRecords(userId, id));
+    for (const id of order) yield unlessDeleted(chatRecords(userId, id, written));
   }
   return new Response(textStream(archiveText(chats())), {
     headers: { "content-type": "application/json", "content-disposition": attachment("retrace-chats", "json") },

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { SharedChat } from "@/components/shared/shared-chat";
-import { currentViewer } from "@/lib/accounts/viewer";
+import { currentViewer, signInOptions } from "@/lib/accounts/viewer";
 import { shareToken } from "@/lib/api/schemas";
 import { sharedTurns } from "@/lib/archive/shared-turns";
 import { sharedVersion } from "@/lib/db/shares";
@@ -36,6 +36,7 @@ export default async function SharedPage({ params }: { params: Promise<{ token: 
       turns={sharedTurns(shared.events)}
       files={[...shared.files.keys()].sort()}
       signedIn={viewer.kind !== "guest"}
+      signInOptions={signInOptions()}
     />
   );
 }

@@ -243,8 +243,13 @@ export const artifacts = pgTable(
     tombstone: boolean("tombstone").notNull().default(false),
     restoredFrom: integer("restored_from"),
     createdAt: createdAt(),
+    blobSha256: text("blob_sha256"),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.filename, t.version] }),
+    index("artifacts_session").on(t.sessionId),
+    index("artifacts_blob").on(t.userId, t.blobSha256).where(sql`blob_sha256 IS NOT NULL`),
+  ],
 );
 
 /** lib/db/schema/sqlite.ts says what each column means. */

@@ -52,10 +52,7 @@ export const sessions = sqliteTable(
     treeBuilt: integer("tree_built", { mode: "boolean" }).notNull().default(true),
     /** Set when the user deleted a chat whose rows forks still share: hidden everywhere, collected with its last fork. */
     deletedAt: integer("deleted_at"),
-    /**
-     * Set while an upload writes the chat in steps (lib/db/import-chat.ts): until it is cleared the chat is
-     * nobody's to see; once it has passed, the import died and any instance's sweep removes the chat.
-     */
+    /** Set while an import writes the chat in steps (lib/db/import-chat.ts): nobody's to see; once passed, any sweep removes it. */
     importLeaseUntil: integer("import_lease_until"),
     /** False for chats stored before search: their rows are indexed once at start-up (lib/db/prepare.ts). */
     searchIndexed: integer("search_indexed", { mode: "boolean" }).notNull().default(true),
@@ -256,8 +253,14 @@ export const artifacts = sqliteTable(
     /** For a version a rewind wrote: the original version whose content it brought back. */
     restoredFrom: integer("restored_from"),
     createdAt: createdAt(),
+    /** An attachment's version: its bytes are the owner's blob with this hash (`blobs`; indexed to tell a blob still named), `data` is empty. */
+    blobSha256: text("blob_sha256"),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.filename, t.version] }), index("artifacts_session").on(t.sessionId)],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.filename, t.version] }),
+    index("artifacts_session").on(t.sessionId),
+    index("artifacts_blob").on(t.userId, t.blobSha256).where(sql`blob_sha256 IS NOT NULL`),
+  ],
 );
 
 /**

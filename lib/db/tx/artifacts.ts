@@ -5,7 +5,7 @@ import type { ArtifactRestore } from "@/lib/session/rewind";
 import { USER_PREFIX } from "@/lib/session/state";
 import { type Executor, inBatches, typedValues } from "../database";
 import type { SessionRow } from "../rows";
-import { fileBytes, ROW_BYTES } from "./bytes";
+import { versionBytes, versionBytesSql } from "./bytes";
 import { touchUser } from "./users";
 
 /** Control, bidi-override and path characters would make a name misleading or unsafe to serve. */
@@ -31,6 +31,8 @@ export interface ArtifactRow {
   data: Buffer;
   tombstone: boolean | number;
   restored_from: number | null;
+  /** An attachment's: its bytes are its owner's blob with this hash, and `data` is empty. */
+  blob_sha256: string | null;
 }
 
 async function nextVersion(tx: Executor, scope: string, filename: string): Promise<number> {
@@ -44,15 +46,16 @@ export async function insertVersion(
   tx: Executor,
   row: SessionRow,
   filename: string,
-  file: Omit<ArtifactRow, "version" | "tombstone"> & { tombstone: boolean },
+  file: Omit<ArtifactRow, "version" | "tombstone" | "blob_sha256"> & { tombstone: boolean; blob_sha256?: string | null },
 ): Promise<number> {
   const scope = artifactScope(row, filename);
   const version = await nextVersion(tx, scope, filename);
+  const blob = file.blob_sha256 ?? null;
   await tx.run(sql`
-    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
+    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at, blob_sha256)
     VALUES (${scope}, ${filename}, ${version}, ${scope === row.id ? row.id : null}, ${row.user_id}, ${file.mime_type}, ${file.size},
-      ${file.data}, ${file.tombstone}, ${file.restored_from}, ${Date.now()})`);
-  const bytes = fileBytes(filename, file.mime_type, file.size);
+      ${file.data}, ${file.tombstone}, ${file.restored_from}, ${Date.now()}, ${blob})`);
+  const bytes = versionBytes(filename, file.mime_type, file.size, blob);
   await touchUser(tx, row.user_id, bytes);
   if (scope === row.id) await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
   return version;
@@ -71,18 +74,18 @@ export async function restoreArtifacts(tx: Executor, row: SessionRow, plan: Arti
       batch.map(({ filename, restore }) => [filename, restore]),
       ["TEXT", "INTEGER"],
     );
-    const created = await tx.all<{ filename: string; version: number; size: number; mime_type: string }>(sql`
-      INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
+    const created = await tx.all<{ filename: string; version: number; size: number; mime_type: string; blob_sha256: string | null }>(sql`
+      INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at, blob_sha256)
       WITH plan (filename, restore) AS (VALUES ${files})
       SELECT ${row.id}, p.filename,
         (SELECT COALESCE(MAX(b.version) + 1, 0) FROM artifacts b WHERE b.scope = ${row.id} AND b.filename = p.filename),
         ${row.id}, ${row.user_id}, COALESCE(a.mime_type, 'application/octet-stream'), COALESCE(a.size, 0),
-        COALESCE(a.data, ${Buffer.alloc(0)}), COALESCE(a.tombstone, ${true}), COALESCE(a.restored_from, a.version), ${Date.now()}
+        COALESCE(a.data, ${Buffer.alloc(0)}), COALESCE(a.tombstone, ${true}), COALESCE(a.restored_from, a.version), ${Date.now()}, a.blob_sha256
       FROM plan p LEFT JOIN artifacts a ON a.scope = ${row.id} AND a.filename = p.filename AND a.version = p.restore
-      RETURNING filename, version, size, mime_type`);
+      RETURNING filename, version, size, mime_type, blob_sha256`);
     for (const file of created) {
       versions.set(file.filename, Number(file.version));
-      bytes += fileBytes(file.filename, file.mime_type, Number(file.size));
+      bytes += versionBytes(file.filename, file.mime_type, Number(file.size), file.blob_sha256);
     }
   }
   return { versions, bytes };
@@ -96,11 +99,11 @@ export async function copyArtifacts(tx: Executor, from: string, to: string, vers
   const upTo = files === null ? sql`` : sql`WITH up_to (filename, version) AS (VALUES ${typedValues(files, ["TEXT", "INTEGER"])}) `;
   const wanted = files === null ? sql`` : sql`AND EXISTS (SELECT 1 FROM up_to u WHERE u.filename = a.filename AND a.version <= u.version)`;
   await tx.run(sql`
-    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
-    ${upTo}SELECT ${to}, a.filename, a.version, ${to}, a.user_id, a.mime_type, a.size, a.data, a.tombstone, a.restored_from, a.created_at
+    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at, blob_sha256)
+    ${upTo}SELECT ${to}, a.filename, a.version, ${to}, a.user_id, a.mime_type, a.size, a.data, a.tombstone, a.restored_from, a.created_at,
+      a.blob_sha256
     FROM artifacts a WHERE a.scope = ${from} ${wanted}`);
-  const total = await tx.one<{ bytes: number | null }>(sql`
-    SELECT SUM(${ROW_BYTES} + ${tx.dialect.byteLength(sql`filename`)} + ${tx.dialect.byteLength(sql`mime_type`)} + size) AS bytes
-    FROM artifacts WHERE scope = ${to}`);
+  // An attachment's copy names the same blob: a fork stores its bytes no second time.
+  const total = await tx.one<{ bytes: number | null }>(sql`SELECT SUM(${versionBytesSql(tx)}) AS bytes FROM artifacts WHERE scope = ${to}`);
   return Number(total?.bytes ?? 0);
 }

@@ -39,6 +39,14 @@ export const sessionBytes = (state: string, initialState: string, inherited: str
 
 export const fileBytes = (filename: string, mimeType: string, size: number) => ROW_BYTES + len(filename) + len(mimeType) + size;
 
+/** A file version: its bytes, or for an attachment the hash of its blob (whose bytes the user is charged once, lib/db/tx/blobs.ts). */
+export const versionBytes = (filename: string, mimeType: string, size: number, blobSha256: string | null) =>
+  fileBytes(filename, mimeType, blobSha256 === null ? size : blobSha256.length);
+
+/** `versionBytes` in SQL, over the artifacts table's columns. */
+export const versionBytesSql = (tx: Executor) =>
+  sql`${ROW_BYTES} + ${tx.dialect.byteLength(sql`filename`)} + ${tx.dialect.byteLength(sql`mime_type`)} + CASE WHEN blob_sha256 IS NULL THEN size ELSE ${tx.dialect.byteLength(sql`blob_sha256`)} END`;
+
 /** What the rows of `pieces` are charged, as if copied: a fork is charged for what it reads of other chats. */
 export async function piecesBytes(tx: Executor, pieces: Piece[]): Promise<number> {
   if (pieces.length === 0) return 0;

@@ -1,18 +1,21 @@
 /**
  * A chat of a Retrace archive (lib/archive/format.ts) as the steps of its import (lib/db/import-chat.ts): a new
- * chat with new ids where ids must be unique (the chat, its tasks), its file versions as they were, then its raw
+ * chat with new ids where ids must be unique (the chat, its tasks), the bytes of its attachments (each checked
+ * against its hash, and written only when the importer does not have them), its file versions as they were, then its raw
  * log through the store's own append (appendEventsTx: seqs, state, markers, the version tree, checkpoints), then
  * its tasks, then the names and pins of its turns (invocation ids are kept, so they name the same turns; an
  * archive from before labels has none). Every row is charged to the importer's byte quota as it is written, so
  * an archive that does not fit stops at the chat that crosses it, and that chat leaves nothing behind.
  */
-import type { ArchiveSession, ChatRecord } from "@/lib/archive/format";
+import { createHash, type Hash, randomUUID } from "node:crypto";
+import { type ArchiveBlob, type ArchiveSession, BLOB_CHUNK_BYTES, type ChatRecord } from "@/lib/archive/format";
 import { ValidationError } from "@/lib/errors";
 import { normalizeEvent } from "@/lib/session/normalize";
 import { scopeOf } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
 import type { SessionRow } from "../rows";
 import { appendEventsTx } from "./append";
+import { type ImportedChunk, importChunk } from "./blobs";
 import { archiveRules, charge, clean, freshRow, insertFile, insertLabel, insertTask, millis } from "./import";
 import { beginImport, type ChatImport, finishImport, type ImportStep, STEP_BYTES, STEP_RECORDS } from "./import-lease";
 
@@ -24,19 +27,64 @@ export interface ImportContext {
   agent(name: string): string;
 }
 
-const PHASES = { session: 0, file: 1, event: 2, task: 3, label: 4 } as const;
+const PHASES = { session: 0, blob: 1, file: 2, event: 3, task: 4, label: 5 } as const;
 
 const sessionKeys = (state: State) => Object.fromEntries(Object.entries(state).filter(([key]) => scopeOf(key) === "session"));
 
 const outOfPlace = (kind: string) =>
-  new ValidationError(`A chat's records must come in order (session, files, events, tasks, labels); found a ${kind} out of place`);
+  new ValidationError(`A chat's records must come in order (session, blobs, files, events, tasks, labels); found a ${kind} out of place`);
 
-/** A record after the session, as a step writes it: a task with the message id it keeps. */
-type Written = Exclude<ChatRecord, { kind: "session" | "task" }> | (Extract<ChatRecord, { kind: "task" }> & { messageId?: string });
+/** A record after the session, as a step writes it: a task with the message id it keeps, a blob's chunk decoded. */
+type Written =
+  | Exclude<ChatRecord, { kind: "session" | "task" | "blob" }>
+  | (Extract<ChatRecord, { kind: "task" }> & { messageId?: string })
+  | { kind: "chunk"; value: ImportedChunk };
 
-/** What a record costs a step: its file's bytes, or its event's size as stored. */
+/** What a record costs a step: its file's or chunk's bytes, or its event's size as stored. */
 const sizeOf = (record: Exclude<ChatRecord, { kind: "session" }>) =>
-  record.kind === "file" ? record.value.data_base64.length : record.kind === "event" ? JSON.stringify(record.value).length : 100;
+  record.kind === "file" || record.kind === "blob"
+    ? (record.value.data_base64?.length ?? 100)
+    : record.kind === "event"
+      ? JSON.stringify(record.value).length
+      : 100;
+
+/** An archive's blob as its chunks come (checked outside any transaction, so a step that runs again sees the same). */
+interface BlobInProgress {
+  id: string;
+  sha256: string;
+  size: number;
+  seen: number;
+  next: number;
+  hash: Hash;
+}
+
+/** A blob's chunk, checked: in order, full but for the last, adding up to its size and its hash. */
+function blobChunk(blob: BlobInProgress | null, record: ArchiveBlob): { blob: BlobInProgress; chunk: ImportedChunk } {
+  const data = Buffer.from(record.data_base64, "base64");
+  const current =
+    blob?.sha256 === record.sha256 && blob.seen < blob.size
+      ? blob
+      : { id: randomUUID(), sha256: record.sha256, size: record.size, seen: 0, next: 0, hash: createHash("sha256") };
+  if (blob && current !== blob && blob.seen < blob.size)
+    throw new ValidationError(`Blob ${blob.sha256}: its chunks stop at byte ${blob.seen} of ${blob.size}`);
+  const last = current.seen + data.length >= current.size;
+  if (
+    record.seq !== current.next ||
+    record.size !== current.size ||
+    current.seen + data.length > current.size ||
+    (!last && data.length !== BLOB_CHUNK_BYTES)
+  ) {
+    throw new ValidationError(
+      `Blob ${record.sha256}: chunk ${record.seq} is not the next ${BLOB_CHUNK_BYTES}-byte part of its ${current.size} bytes`,
+    );
+  }
+  current.hash.update(data);
+  current.seen += data.length;
+  current.next += 1;
+  if (last && current.hash.digest("hex") !== current.sha256)
+    throw new ValidationError(`Blob ${record.sha256}: its bytes do not match its sha256`);
+  return { blob: current, chunk: { blobId: current.id, sha256: current.sha256, seq: record.seq, data, last } };
+}
 
 /**
  * The import of one archive chat, its records in archive order, the session first; `inputBytes` is what the
@@ -63,6 +111,7 @@ export async function archiveChatImport(
       const done = await finishImport(tx, row, {
         named_by_user: session.named_by_user,
         created_at: millis(session.created_at),
+        updated_at: millis(session.updated_at),
         forked_from_session_id: source,
         forked_before_invocation_id: source ? session.forked_before_invocation_id : null,
       });
@@ -79,11 +128,21 @@ async function* steps(session: ArchiveSession, records: AsyncIterator<ChatRecord
   let seq = 0;
   let part: Written[] = [];
   let size = 0;
+  let blob: BlobInProgress | null = null;
+  const blobEnded = () => {
+    if (blob && blob.seen < blob.size)
+      throw new ValidationError(`Blob ${blob.sha256}: its chunks stop at byte ${blob.seen} of ${blob.size}`);
+  };
   for (let next = await records.next(); !next.done; next = await records.next()) {
     const record = next.value;
     if (record.kind === "session" || PHASES[record.kind] < phase) throw outOfPlace(record.kind);
     phase = PHASES[record.kind];
-    if (record.kind === "event") {
+    if (record.kind !== "blob") blobEnded();
+    if (record.kind === "blob") {
+      const checked = blobChunk(blob, record.value);
+      blob = checked.blob;
+      part.push({ kind: "chunk", value: checked.chunk });
+    } else if (record.kind === "event") {
       const { seq: given, id, invocation_id, author } = record.value;
       if (given !== ++seq) throw new ValidationError(`Chat ${session.id}: event seq ${given} where ${seq} was expected`);
       clean(id, "An event id");
@@ -105,6 +164,7 @@ async function* steps(session: ArchiveSession, records: AsyncIterator<ChatRecord
       size = 0;
     }
   }
+  blobEnded();
   if (part.length) yield write(part);
 }
 
@@ -121,7 +181,8 @@ function write(records: Written[]): ImportStep {
       row = await freshRow(tx, row.id);
     };
     for (const record of records) {
-      if (record.kind === "file") await insertFile(tx, row, record.value);
+      if (record.kind === "chunk") await importChunk(tx, row.user_id, record.value);
+      else if (record.kind === "file") await insertFile(tx, row, record.value);
       else if (record.kind === "event") {
         const { seq: _seq, ...event } = record.value;
         batch.push(normalizeEvent(event));

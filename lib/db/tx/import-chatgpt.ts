@@ -8,14 +8,16 @@
 import { randomUUID } from "node:crypto";
 import type { Attachment, ConvertedChat } from "@/lib/archive/chatgpt";
 import type { FoundAttachment } from "@/lib/archive/zip";
+import { attachmentPart } from "@/lib/session/attachments";
 import { isMimeType } from "@/lib/session/mime";
 import { USER_PREFIX } from "@/lib/session/state";
-import type { AdkEvent } from "@/lib/session/types";
+import type { AdkEvent, Part } from "@/lib/session/types";
 import type { Task } from "@/lib/task/types";
 import type { Executor } from "../database";
 import type { SessionRow } from "../rows";
 import { appendEventsTx } from "./append";
 import { insertVersion, validateFilename } from "./artifacts";
+import { type Blob, putBlob } from "./blobs";
 import { fileBytes } from "./bytes";
 import { clean, freshRow } from "./import";
 import { beginImport, type ChatImport, finishImport, type ImportStep, STEP_BYTES, STEP_TURNS } from "./import-lease";
@@ -57,8 +59,8 @@ function mimeTypeOf(attachment: Attachment, filename: string): string {
 
 type Turn = Extract<ConvertedChat["ops"][number], { kind: "turn" }>;
 type Write = (tx: Executor, row: SessionRow) => Promise<unknown>;
-/** An attachment stored in this chat: its name, and its version once the step that stores it has run. */
-type Saved = { filename: string; version?: number };
+/** An attachment stored in this chat: its name and type, and its version and blob once the step that stores it has run. */
+type Saved = { filename: string; mimeType: string; version?: number; blob?: Blob };
 
 /** What a rewind costs a step (it reads the chat's file deltas, and may copy files back). */
 const REWIND_BYTES = 16 * 1024;
@@ -72,7 +74,17 @@ export function conversationImport(chat: ConvertedChat, agent: string, attachmen
       chat.ops.every((op) => op.kind === "rewind" || op.attachments.length === 0),
     begin: (tx, userId) => beginImport(tx, userId, { agent, name: clean(chat.name, "A conversation title") }),
     steps: steps(chat, sizes, agent, attachments),
-    finish: (tx, row) => finishImport(tx, row, chat.createdAt ? { created_at: Math.round(chat.createdAt * 1000) } : {}),
+    finish: (tx, row) => finishImport(tx, row, times(chat)),
+  };
+}
+
+/** When the conversation began and when its last message was written (the export's seconds), as far as it says. */
+function times(chat: ConvertedChat): { created_at?: number; updated_at?: number } {
+  let last = 0;
+  for (const op of chat.ops) if (op.kind === "turn") for (const event of op.events) last = Math.max(last, event.timestamp ?? 0);
+  return {
+    ...(chat.createdAt ? { created_at: Math.round(chat.createdAt * 1000) } : {}),
+    ...(last > 0 ? { updated_at: Math.round(last * 1000) } : {}),
   };
 }
 
@@ -93,7 +105,7 @@ async function* steps(chat: ConvertedChat, sizes: number[], agent: string, attac
         }
         const filename = safeFilename(clean(attachment.name === attachment.id ? found.name : attachment.name, "A file name"));
         const mimeType = mimeTypeOf(attachment, filename);
-        const saved: Saved = { filename };
+        const saved: Saved = { filename, mimeType };
         files.set(attachment.id, saved);
         // The quota counts the file before its bytes are read.
         const bytes = fileBytes(filename, mimeType, found.size);
@@ -101,12 +113,16 @@ async function* steps(chat: ConvertedChat, sizes: number[], agent: string, attac
         [part, size] = [[], 0];
         const data = await found.read();
         yield async (tx, row) => {
+          // Stored once per user: an attachment imported again, or one they uploaded, takes no more room.
+          const blob = await putBlob(tx, row.user_id, data);
+          saved.blob = blob;
           saved.version = await insertVersion(tx, row, filename, {
             mime_type: mimeType,
-            size: data.length,
-            data,
+            size: blob.size,
+            data: Buffer.alloc(0),
             tombstone: false,
             restored_from: null,
+            blob_sha256: blob.sha256,
           });
         };
       }
@@ -131,17 +147,22 @@ function together(writes: Write[]): ImportStep {
   };
 }
 
-/** A turn: its user's event names the files it attaches (or says one was not imported), then its task. */
+/** A turn: its user's event attaches the files it attached in ChatGPT (or says one was not imported), then its task. */
 async function appendTurn(tx: Executor, row: SessionRow, op: Turn, files: Map<string, Saved | null>, agent: string) {
   const [first, ...rest] = op.events;
   const artifactDelta = { ...first.actions?.artifact_delta };
   const notes: string[] = [];
+  const attached: Part[] = [];
   for (const attachment of op.attachments) {
     const saved = files.get(attachment.id);
-    if (saved?.version === undefined) notes.push(`\n\n[Attachment not imported: ${attachment.name}]`);
-    else artifactDelta[saved.filename] = saved.version;
+    if (saved?.version === undefined || !saved.blob) notes.push(`\n\n[Attachment not imported: ${attachment.name}]`);
+    else {
+      artifactDelta[saved.filename] = saved.version;
+      const { filename, mimeType, version, blob } = saved;
+      attached.push(attachmentPart({ filename, version, mime_type: mimeType, size: blob.size, sha256: blob.sha256 }));
+    }
   }
-  const parts = [...(first.content?.parts ?? []), ...notes.map((text) => ({ text }))];
+  const parts = [...(first.content?.parts ?? []), ...notes.map((text) => ({ text })), ...attached];
   const user: AdkEvent = {
     ...first,
     ...(first.content ? { content: { ...first.content, parts } } : {}),

@@ -8,8 +8,9 @@ import { sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { type Executor, run } from "../database";
 import type { SessionRow } from "../rows";
+import { releaseBlobs } from "./blobs";
 import { createSessionTx } from "./sessions";
-import { touchUser } from "./users";
+import { clockPast, freeActivity, lockUser } from "./users";
 
 /** One step's writes to the chat being imported, `row` as it is when the step begins. */
 export type ImportStep = (tx: Executor, row: SessionRow) => Promise<void>;
@@ -58,17 +59,26 @@ export async function resumeImport(tx: Executor, id: string): Promise<SessionRow
   return row;
 }
 
-/** Shows the imported chat, with what only its end knows; it counts as the user's latest write. */
+/**
+ * Shows the imported chat, with what only its end knows. It takes its place in the chat list by its own last
+ * activity (`updated_at`, when the export says; never later than now), not by when it was imported: an
+ * export's chats land under their own days, in their own order.
+ */
 export async function finishImport(
   tx: Executor,
   row: SessionRow,
-  set: Partial<Pick<SessionRow, "name" | "named_by_user" | "created_at" | "forked_from_session_id" | "forked_before_invocation_id">> = {},
+  set: Partial<
+    Pick<SessionRow, "name" | "named_by_user" | "created_at" | "updated_at" | "forked_from_session_id" | "forked_before_invocation_id">
+  > = {},
 ): Promise<SessionRow> {
-  const activity = await touchUser(tx, row.user_id);
   const value = { ...row, ...set };
+  const at = Math.min(set.updated_at ?? Date.now(), Date.now());
+  await tx.batch([lockUser(tx.dialect, row.user_id)]);
+  const activity = await freeActivity(tx, row.user_id, row.id, at);
+  await tx.batch([clockPast(row.user_id, activity)]);
   return (await tx.one<SessionRow>(sql`
-    UPDATE sessions SET import_lease_until = NULL, activity = ${activity}, name = ${value.name}, named_by_user = ${Boolean(value.named_by_user)},
-      created_at = ${value.created_at}, forked_from_session_id = ${value.forked_from_session_id},
+    UPDATE sessions SET import_lease_until = NULL, activity = ${activity}, updated_at = ${at}, name = ${value.name},
+      named_by_user = ${Boolean(value.named_by_user)}, created_at = ${value.created_at}, forked_from_session_id = ${value.forked_from_session_id},
       forked_before_invocation_id = ${value.forked_before_invocation_id}
     WHERE id = ${row.id} RETURNING *`)) as SessionRow;
 }
@@ -103,6 +113,9 @@ export async function dropImportPart(tx: Executor, id: string): Promise<boolean>
   const gone = await tx.one<{ user_id: string; stored_bytes: number }>(
     sql`DELETE FROM sessions WHERE id = ${id} RETURNING user_id, stored_bytes`,
   );
-  if (gone) await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${gone.stored_bytes} WHERE id = ${gone.user_id}`);
+  if (gone) {
+    await tx.run(sql`UPDATE users SET stored_bytes = stored_bytes - ${gone.stored_bytes} WHERE id = ${gone.user_id}`);
+    await releaseBlobs(tx, gone.user_id);
+  }
   return true;
 }

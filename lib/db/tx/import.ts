@@ -9,7 +9,8 @@ import type { Task } from "@/lib/task/types";
 import type { Executor } from "../database";
 import { parseJson, type SessionRow } from "../rows";
 import { validateFilename } from "./artifacts";
-import { fileBytes, labelBytes } from "./bytes";
+import { blobOf } from "./blobs";
+import { labelBytes, versionBytes } from "./bytes";
 import { invocationNode } from "./layout";
 import { inPieces, logOf, piecesIn } from "./log";
 import type { SharedVersion } from "./shares";
@@ -68,18 +69,27 @@ export function archiveRules() {
   };
 }
 
-/** A file version as archived (`archiveRules` passed), its bytes matching its hash. */
+/**
+ * A file version as archived (`archiveRules` passed), its bytes matching its hash; an attachment's (no
+ * `data_base64`) naming the importer's blob with that hash, which the archive brought before it.
+ */
 export async function insertFile(tx: Executor, row: SessionRow, file: ArchiveFile) {
-  const data = Buffer.from(file.data_base64, "base64");
-  if (createHash("sha256").update(data).digest("hex") !== file.sha256) {
+  const blob = file.data_base64 === undefined ? await blobOf(tx, row.user_id, file.sha256) : undefined;
+  if (file.data_base64 === undefined && !blob) {
+    throw new ValidationError(`${file.filename} v${file.version}: the archive holds no bytes with its sha256 before it`);
+  }
+  const data = Buffer.from(file.data_base64 ?? "", "base64");
+  if (!blob && createHash("sha256").update(data).digest("hex") !== file.sha256) {
     throw new ValidationError(`${file.filename} v${file.version}: its bytes do not match its sha256`);
   }
   const created = millis(file.created_at);
+  const size = blob ? blob.size : data.length;
+  const sha256 = blob ? blob.sha256 : null;
   await tx.run(sql`
-    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at)
+    INSERT INTO artifacts (scope, filename, version, session_id, user_id, mime_type, size, data, tombstone, restored_from, created_at, blob_sha256)
     VALUES (${row.id}, ${file.filename}, ${file.version}, ${row.id}, ${row.user_id}, ${file.mime_type},
-      ${data.length}, ${data}, ${file.tombstone}, ${file.restored_from}, ${created})`);
-  await charge(tx, row, fileBytes(file.filename, file.mime_type, data.length));
+      ${size}, ${data}, ${file.tombstone}, ${file.restored_from}, ${created}, ${sha256})`);
+  await charge(tx, row, versionBytes(file.filename, file.mime_type, size, sha256));
 }
 
 /** A task under a new id (task ids are unique across chats), on its invocation, with `messageId` (`archiveRules`). Resolves with its bytes. */

@@ -53,6 +53,7 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
     const gaps = await tx.all<{ scope: string; filename: string }>(sql`
       SELECT scope, filename FROM artifacts GROUP BY scope, filename HAVING MIN(version) != 0 OR MAX(version) != COUNT(*) - 1`);
     for (const g of gaps) problems.push(`artifact ${g.scope}/${g.filename}: versions are not 0..n`);
+    if (!only) await checkBlobs(tx, problems);
     return problems;
   });
 }
@@ -209,4 +210,19 @@ function checkTree(s: SessionRow, events: EventRow[], stored: Record<string, unk
   }));
   if (!deepEqual(rows as never, replay.nodes as never)) say("the invocation tree differs from a replay of the log");
   if (s.tail_seq !== replay.tailSeq) say(`tail_seq ${s.tail_seq}, expected ${replay.tailSeq}`);
+}
+
+/** Every attachment's version names a finished blob of its owner, and every finished blob holds its size in chunks 0..n. */
+async function checkBlobs(tx: Executor, problems: string[]) {
+  const orphans = await tx.all<{ scope: string; filename: string; version: number }>(sql`
+    SELECT a.scope, a.filename, a.version FROM artifacts a
+    WHERE a.blob_sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.user_id = a.user_id AND b.sha256 = a.blob_sha256)`);
+  for (const o of orphans) problems.push(`artifact ${o.scope}/${o.filename} v${o.version}: its blob is missing`);
+  const blobs = await tx.all<{ id: string; size: number; bytes: number | null; chunks: number; last: number | null }>(sql`
+    SELECT b.id, b.size, SUM(${tx.dialect.byteLength(sql`c.data`)}) AS bytes, COUNT(c.seq) AS chunks, MAX(c.seq) AS last
+    FROM blobs b LEFT JOIN blob_chunks c ON c.blob_id = b.id WHERE b.sha256 IS NOT NULL GROUP BY b.id, b.size`);
+  for (const b of blobs) {
+    if (Number(b.bytes ?? 0) !== Number(b.size)) problems.push(`blob ${b.id}: ${b.bytes ?? 0} bytes in chunks for size ${b.size}`);
+    if (Number(b.chunks) > 0 && Number(b.last) !== Number(b.chunks) - 1) problems.push(`blob ${b.id}: chunks are not 0..n`);
+  }
 }

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { sharedEvent } from "@/lib/archive/shared-turns";
+import { attachmentsOf } from "@/lib/session/attachments";
 import { walkRewinds } from "@/lib/session/effective-history";
 import { recordedVersions } from "@/lib/session/rewind";
 import { USER_PREFIX } from "@/lib/session/state";
@@ -21,6 +22,8 @@ export interface SharedVersion {
   events: AdkEvent[];
   /** The chat's session files in that version (when shared), newest version of each. */
   files: Map<string, number>;
+  /** The file versions its messages attach (when shared), as `version/filename`. */
+  attachments: Set<string>;
   /** For "Continue from here": the source's row, whose log up to `upToSeq` is that version. */
   source: SessionRow;
   upToSeq: number;
@@ -59,6 +62,7 @@ export async function readShared(tx: Executor, token: string): Promise<SharedVer
     sharedAt: new Date(Number(link.created_at)).toISOString(),
     events,
     files,
+    attachments: new Set(events.flatMap((e) => attachmentsOf(e).map((a) => `${a.version}/${a.filename}`))),
     source,
     upToSeq: upTo,
   };

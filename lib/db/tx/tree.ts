@@ -24,6 +24,8 @@ type Row = {
   id: string;
   data: string;
   task: string | null;
+  reply_id: string | null;
+  reply_data: string | null;
 };
 
 /** A turn's model, usage and cost, from its task's metadata (null for a turn without a task, or from before models). */
@@ -37,12 +39,16 @@ function taskFacts(task: string | null): Pick<TreeRow, "model" | "usage" | "cost
   };
 }
 
-/** Every turn of the log (no markers) with its first event, which holds the user's message, and its task: one statement per piece. */
+/**
+ * Every turn of the log (no markers) with its first event, which holds the user's message, its last, the agent's
+ * answer when the turn ended with one, and its task: one statement per piece.
+ */
 function turnRows(log: Log): Statement<TreeRow[]> {
   const reads = log.pieces.map((piece) =>
     all<Row>(sql`
-      SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data, i.task
+      SELECT i.invocation_id, i.after_invocation_id, i.first_seq, e.timestamp, e.id, e.data, i.task, r.id AS reply_id, r.data AS reply_data
       FROM invocations i JOIN events e ON e.session_id = i.session_id AND e.seq = i.first_seq
+      LEFT JOIN events r ON r.session_id = i.session_id AND r.seq = i.last_seq AND i.last_seq > i.first_seq
       WHERE ${inPiece(piece, "first_seq", "i")} AND NOT i.is_marker`),
   );
   return combined(reads, (found) =>
@@ -52,6 +58,7 @@ function turnRows(log: Log): Statement<TreeRow[]> {
       firstSeq: r.first_seq,
       timestamp: Number(r.timestamp),
       text: eventText(toEvent(r)),
+      reply: r.reply_id === null || r.reply_data === null ? "" : eventText(toEvent({ id: r.reply_id, data: r.reply_data })),
       ...taskFacts(r.task),
     })),
   );

@@ -12,13 +12,39 @@ export const ensureUser = (userId: string) =>
 export const lockUser = (dialect: Dialect, userId: string) => run(sql`SELECT id FROM users WHERE id = ${userId} ${dialect.forUpdate}`);
 
 /**
- * Records a write to one of the user's chats: the next value of the user's activity counter (so the
- * chat list has a total order, never a tie) and `bytes` more (or fewer) stored bytes. Returns the
- * user's new `activity` and `stored_bytes`; `checkQuota` then refuses the write past the quota.
+ * Records a write to one of the user's chats: the next value of the user's activity clock and `bytes` more (or
+ * fewer) stored bytes. The clock reads the time in milliseconds, or one past its last value when that is not
+ * earlier (two writes in one millisecond, an instance whose clock lags): the chat list is ordered by it, most
+ * recent first, and never ties. Returns the user's new `activity` and `stored_bytes`; `checkQuota` then
+ * refuses the write past the quota.
  */
-export const userTouch = (userId: string, bytes = 0) => sql`
-  UPDATE users SET activity = activity + 1, stored_bytes = stored_bytes + ${bytes}
-  WHERE id = ${userId} RETURNING activity, stored_bytes`;
+export const userTouch = (userId: string, bytes = 0) => {
+  const now = Date.now();
+  return sql`
+    UPDATE users SET activity = CASE WHEN activity >= ${now} THEN activity + 1 ELSE ${now} END, stored_bytes = stored_bytes + ${bytes}
+    WHERE id = ${userId} RETURNING activity, stored_bytes`;
+};
+
+/** Activity values read at a time when looking for a free one. */
+const FREE_WINDOW = 64;
+
+/**
+ * The latest activity value at or before `at` (milliseconds) that none of the user's other chats has: where a
+ * chat goes that was last active then (an imported one, or one a merge would tie), so the list stays in time
+ * order and total. The caller holds the user's row (`lockUser`), so no other write takes the same value.
+ */
+export async function freeActivity(tx: Executor, userId: string, sessionId: string, at: number): Promise<number> {
+  for (let top = Math.floor(at); ; top -= FREE_WINDOW) {
+    const taken = await tx.all<{ activity: number }>(sql`
+      SELECT activity FROM sessions WHERE user_id = ${userId} AND id <> ${sessionId} AND activity <= ${top} AND activity > ${top - FREE_WINDOW}`);
+    const used = new Set(taken.map((r) => Number(r.activity)));
+    for (let value = top; value > top - FREE_WINDOW; value--) if (!used.has(value)) return value;
+  }
+}
+
+/** Keeps the user's clock at or past `activity`, a value a chat took outside `userTouch`: the next write comes after it. */
+export const clockPast = (userId: string, activity: number) =>
+  run(sql`UPDATE users SET activity = CASE WHEN activity < ${activity} THEN ${activity} ELSE activity END WHERE id = ${userId}`);
 
 export interface UserTouched {
   activity: number;

@@ -4,6 +4,7 @@ import { cache } from "react";
 import { Chat } from "@/components/chat/chat";
 import { listAgents } from "@/lib/agent/registry";
 import { currentUserId } from "@/lib/auth";
+import { attachmentLimits } from "@/lib/config";
 import { getSession, listTasks } from "@/lib/db/queries";
 import { NotFoundError } from "@/lib/errors";
 import { TURNS_PER_PAGE } from "@/lib/query-keys";
@@ -47,5 +48,15 @@ export default async function ChatPage({
       </main>
     );
   }
-  return <Chat key={id} session={loaded.session} initialTasks={loaded.tasks} agents={listAgents()} draft={draft} targetTurn={turn} />;
+  return (
+    <Chat
+      key={id}
+      session={loaded.session}
+      initialTasks={loaded.tasks}
+      agents={listAgents()}
+      draft={draft}
+      targetTurn={turn}
+      attachmentLimits={attachmentLimits()}
+    />
+  );
 }

@@ -1,25 +1,29 @@
-import { errorResponse } from "@/lib/api/handler";
-import { shareToken } from "@/lib/api/schemas";
+import { fileResponse } from "@/lib/api/files";
+import { errorResponse, parse } from "@/lib/api/handler";
+import { artifactVersion, shareToken } from "@/lib/api/schemas";
+import { readBlob } from "@/lib/db/queries";
 import { sharedFile } from "@/lib/db/shares";
 import { NotFoundError } from "@/lib/errors";
-import { isMimeType } from "@/lib/session/mime";
 
-/** A file of a share link that shares files, as it was in the shared version. No sign-in: the link is the key. */
-export async function GET(_request: Request, { params }: { params: Promise<{ token: string; filename: string }> }) {
+/**
+ * A file of a share link that shares files, as it was in the shared version (`?version=`: an earlier version one
+ * of its messages attached). No sign-in: the link is the key.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ token: string; filename: string }> }) {
   try {
     const { token, filename } = await params;
     if (!shareToken.safeParse(token).success) throw new NotFoundError("File not found");
-    const file = await sharedFile(token, filename);
-    return new Response(new Uint8Array(file.data), {
-      headers: {
-        "content-type": isMimeType(file.mime_type) ? file.mime_type : "application/octet-stream",
-        "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(filename)}`,
-        "content-security-policy": "sandbox",
-        "x-content-type-options": "nosniff",
+    const version = parse(artifactVersion, new URL(request.url).searchParams.get("version") ?? undefined);
+    const file = await sharedFile(token, filename, version);
+    const body = file.blob ? readBlob(file.blob.id) : new Uint8Array(file.data);
+    return fileResponse(
+      body,
+      { filename, mimeType: file.mime_type, size: file.size },
+      {
         "x-robots-tag": "noindex, nofollow",
         "cache-control": "no-store",
       },
-    });
+    );
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,20 +1,16 @@
+import { fileResponse } from "@/lib/api/files";
 import { handler, parse } from "@/lib/api/handler";
 import { artifactVersion } from "@/lib/api/schemas";
-import { loadArtifact } from "@/lib/db/queries";
-import { isMimeType } from "@/lib/session/mime";
+import { loadArtifact, readBlob } from "@/lib/db/queries";
 
 export const GET = handler<{ id: string; filename: string }>(async ({ request, userId, params }) => {
   const version = parse(artifactVersion, new URL(request.url).searchParams.get("version") ?? undefined);
   const file = await loadArtifact(userId, params.id, params.filename, version);
-  return new Response(new Uint8Array(file.data), {
-    headers: {
-      // Saves validate the type; a file stored before they did is still served, as opaque bytes.
-      "content-type": isMimeType(file.mime_type) ? file.mime_type : "application/octet-stream",
-      "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-      "x-artifact-version": String(file.version),
-      // Files are user content: never let them run script in our origin.
-      "content-security-policy": "sandbox",
-      "x-content-type-options": "nosniff",
-    },
-  });
+  // An attachment streams from its blob, a chunk at a time.
+  const body = file.blob ? readBlob(file.blob.id) : new Uint8Array(file.data);
+  return fileResponse(
+    body,
+    { filename: file.filename, mimeType: file.mime_type, size: file.size },
+    { "x-artifact-version": String(file.version) },
+  );
 });
