@@ -136,10 +136,7 @@ export const invocations = sqliteTable(
   ],
 );
 
-/**
- * A name and a pin the user gave one turn of a chat, a version in its map and History (docs/semantics.md,
- * "Versions"). Keyed by the chat that gave it: a fork starts without its source's.
- */
+/** A name and a pin given one turn of a chat, a version in its map and History; a fork starts without its source's. */
 export const versionLabels = sqliteTable(
   "version_labels",
   {
@@ -167,10 +164,7 @@ export const stateCheckpoints = sqliteTable(
   (t) => [primaryKey({ columns: [t.sessionId, t.seq] })],
 );
 
-/**
- * Keys the search index holds a user's rows under besides their own: those of the guests merged into the
- * account, since index rows keep their writer's key (lib/db/tx/search-index.ts).
- */
+/** Keys the search index holds a user's rows under besides their own: the merged guests' (lib/db/tx/search-index.ts). */
 export const searchKeys = sqliteTable(
   "search_keys",
   {
