@@ -12,7 +12,8 @@ const arrowClass = cn(
   "focus-visible:outline-2 focus-visible:outline-blue-500 disabled:pointer-events-none disabled:opacity-30",
 );
 
-type Arrow = "Previous version" | "Next version";
+const ARROWS = ["Previous version", "Next version"] as const;
+type Arrow = (typeof ARROWS)[number];
 
 /** The pager to focus once it shows, enabled, after a switch: its turn's row is new, so are its buttons. */
 let focusAfterSwitch: { invocationId: string; button: Arrow } | null = null;
@@ -43,10 +44,12 @@ export function VersionPager({
   useEffect(() => {
     const request = focusAfterSwitch;
     if (disabled || request?.invocationId !== shown || !group.current) return;
-    const buttons = [...group.current.querySelectorAll<HTMLButtonElement>("button:not(:disabled)")];
-    // The arrow that was pressed, or the other one when this version is at the end it pointed to; after the
-    // frame, since the chat hands focus back to the composer when the switch ends.
-    const target = buttons.find((b) => b.getAttribute("aria-label") === request.button) ?? buttons[0];
+    const arrows = [...group.current.querySelectorAll<HTMLButtonElement>("button:not(:disabled)")].filter((b) =>
+      ARROWS.includes(b.getAttribute("aria-label") as Arrow),
+    );
+    // The arrow that was pressed, or the other one when this version is at the end it pointed to (never the
+    // count's menu between them); after the frame, since the chat hands focus back to the composer when the switch ends.
+    const target = arrows.find((b) => b.getAttribute("aria-label") === request.button) ?? arrows[0];
     requestAnimationFrame(() => target?.focus());
     focusAfterSwitch = null;
   }, [disabled, shown]);
