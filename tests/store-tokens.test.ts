@@ -57,21 +57,21 @@ describe("the daily token budget (RETRACE_MAX_TOKENS_PER_DAY)", () => {
     expect(await counter(f.userId)).toEqual({ day: tokenDay(), used: tokensOf(next) });
   });
 
-  it("turns running at once each passed the check before any ended: at most one turn per concurrent slot goes over", async () => {
+  it("under a budget a user's turns run one at a time (429 while one runs), so at most one turn goes over", async () => {
     process.env.RETRACE_MAX_TOKENS_PER_DAY = "1";
     process.env.DEMO_WORD_DELAY_MS = "10";
     const userId = await createUser();
     const chats: string[] = [];
     for (let i = 0; i < 3; i++) chats.push((await createSession(userId, { name: `chat ${i}` })).id);
-    const running = [await turn(userId, chats[0]), await turn(userId, chats[1])];
-    const ended: Task[] = [];
-    for (const r of running) ended.push(await r.done);
-    expect(ended.map((t) => t.status.state)).toEqual(["completed", "completed"]);
-    expect((await counter(userId)).used).toBe(tokensOf(ended[0]) + tokensOf(ended[1]));
-    await expect(turn(userId, chats[2])).rejects.toMatchObject({ code: "quota_exceeded" });
+    const running = await turn(userId, chats[0]);
+    await expect(turn(userId, chats[1])).rejects.toMatchObject({ code: "quota_exceeded", message: expect.stringMatching(/one at a time/) });
+    const ended = await running.done;
+    expect(ended.status.state).toBe("completed");
+    expect((await counter(userId)).used).toBe(tokensOf(ended));
+    await expect(turn(userId, chats[2])).rejects.toMatchObject({ code: "quota_exceeded", message: expect.stringMatching(/used up/) });
   });
 
-  it("holds across app instances: one turn at a time, one turn goes over and then every instance refuses; at once, one per turn running", async () => {
+  it("holds across app instances: one turn at a time, one turn goes over and then every instance refuses; a second turn at once is refused", async () => {
     const db = await sharedDatabase();
     try {
       process.env.RETRACE_MAX_TOKENS_PER_DAY = "1";
@@ -89,14 +89,18 @@ describe("the daily token budget (RETRACE_MAX_TOKENS_PER_DAY)", () => {
       expect((await refused.exited).stderr).toMatch(/quota_exceeded|Quota exceeded/);
       expect((await counter(db.userId)).used).toBe(over);
 
-      // A new day; turns running at once on both instances each began under the budget: each may end over it.
+      // A new day: while the other instance's turn runs, this instance's is refused (one at a time), so again
+      // only that one turn can go over.
       await (await getDb()).run(sql`UPDATE users SET tokens_day = ${tokenDay() - 1} WHERE id = ${db.userId}`);
       const other = startProcess("turn-runner.ts", env, [db.userId, db.sessionId]);
       await other.waitFor("started ");
-      const mine = await (await turn(db.userId, here)).done;
+      await expect(turn(db.userId, here)).rejects.toMatchObject({
+        code: "quota_exceeded",
+        message: expect.stringMatching(/one at a time/),
+      });
       expect(await other.waitFor("ended ")).toBe("ended completed");
-      expect((await counter(db.userId)).used).toBe(tokensOf(mine) + over);
-      await expect(turn(db.userId, here)).rejects.toMatchObject({ code: "quota_exceeded" });
+      expect((await counter(db.userId)).used).toBeGreaterThan(1);
+      await expect(turn(db.userId, here)).rejects.toMatchObject({ code: "quota_exceeded", message: expect.stringMatching(/used up/) });
     } finally {
       db.cleanup();
     }

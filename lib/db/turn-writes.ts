@@ -3,8 +3,7 @@
  * existing one), the events it emits, and its end; and the history its agent reads (docs/semantics.md, "Turns").
  */
 import { sql } from "drizzle-orm";
-import { config } from "@/lib/config";
-import { QuotaExceededError, WrongAgentError } from "@/lib/errors";
+import { WrongAgentError } from "@/lib/errors";
 import type { AttachmentSource } from "@/lib/session/attachments";
 import type { RewindReason } from "@/lib/session/rewind";
 import { parseState } from "@/lib/session/state";
@@ -24,7 +23,7 @@ import { type Ahead, lookAhead } from "./tx/layout";
 import { rewindTx } from "./tx/rewind";
 import { insertSession, requireSession, roomForChat, sessionOf } from "./tx/sessions";
 import { storeTask, taskColumns, taskOfMessage, taskRefused, taskRowOfMessage } from "./tx/tasks";
-import { chargeTokens, checkTokenBudget, tokensToday } from "./tx/tokens";
+import { chargeTokens, checkTokenBudget, checkTurnsAtOnce, tokensToday } from "./tx/tokens";
 import { lockUser } from "./tx/users";
 
 /**
@@ -137,8 +136,7 @@ async function begin(
       running = count;
       today = used;
     }
-    const limit = config().limits.concurrentTurns;
-    if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
+    checkTurnsAtOnce(running);
     checkTokenBudget(today);
     if (input.lastInvocationId !== undefined && !input.create) await checkLastTurn(tx, row, ahead, input.lastInvocationId);
     // Edit & resend and Regenerate: the rewind and the new turn commit together, or neither does.

@@ -4,8 +4,7 @@
  * them and only the first finds its task still waiting.
  */
 import { sql } from "drizzle-orm";
-import { config } from "@/lib/config";
-import { ApprovalPendingError, NotFoundError, QuotaExceededError, WrongAgentError } from "@/lib/errors";
+import { ApprovalPendingError, NotFoundError, WrongAgentError } from "@/lib/errors";
 import { parseState } from "@/lib/session/state";
 import { type PendingCall, pendingCalls } from "@/lib/session/tools";
 import type { AdkEvent, State } from "@/lib/session/types";
@@ -17,6 +16,7 @@ import { closeAbandoned, leaseFor } from "./claim";
 import { toEvent } from "./history";
 import { requireSession } from "./sessions";
 import { findTask, wholeTask } from "./task-reads";
+import { checkTurnsAtOnce } from "./tokens";
 
 export type Claimed =
   | { asIs: Task; running: boolean }
@@ -70,10 +70,10 @@ export async function claimDecisionTx(
   const pending = pendingCalls(events);
   const userEvent = events.find((e) => e.author === "user");
   if (pending.length === 0 || !userEvent) return asIs();
-  const limit = config().limits.concurrentTurns;
-  const running = await tx.one<{ n: number }>(sql`
-    SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${Date.now()}`);
-  if (Number(running?.n) >= limit) throw new QuotaExceededError(`more than ${limit} turns running at once`);
+  checkTurnsAtOnce(
+    await tx.one<{ n: number }>(sql`
+      SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${Date.now()}`),
+  );
   const state = parseState(row.state);
   const decision = input.decide(pending, state, found.row.invocation_id);
   const task = input.working(await wholeTask(tx, { ...found, session: row }));

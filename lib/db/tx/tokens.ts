@@ -27,6 +27,19 @@ export function checkTokenBudget(today: { used: number } | undefined | null): vo
   }
 }
 
+/**
+ * Refuses a turn (429) past the turns a user may run at once: one under a daily token budget, since every turn
+ * running when the budget is reached may pass it (so at most one does), else RETRACE_MAX_CONCURRENT_TURNS.
+ */
+export function checkTurnsAtOnce(running: { n: number } | undefined | null): void {
+  const { concurrentTurns, tokensPerDay } = config().limits;
+  const n = Number(running?.n ?? 0);
+  if (tokensPerDay !== undefined && n >= 1) {
+    throw new QuotaExceededError("under the daily token budget your turns run one at a time: wait for the running one to end");
+  }
+  if (n >= concurrentTurns) throw new QuotaExceededError(`more than ${concurrentTurns} turns running at once`);
+}
+
 /** Adds tokens to the user's count for `day` (today): a count of an earlier day starts over from them. */
 export const chargeTokens = (userId: string, tokens: number, day = tokenDay()) =>
   run(sql`
