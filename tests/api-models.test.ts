@@ -82,6 +82,19 @@ describe("models (docs/api.md, A2A: retrace_model)", () => {
       expect(error, method).toMatchObject({ code: -32602, message: 'Agent demo has no model "gpt-9"; it has demo, demo-terse' });
       expect(JSON.stringify(error.data), method).toContain("unknown_model");
     }
+    // The model is checked before the message's files are stored: a file too large for uploads still answers unknown_model.
+    process.env.RETRACE_MAX_UPLOAD_BYTES = "1000";
+    try {
+      const withFile = legacyMessage("hi", task.contextId, { retrace_model: "gpt-9" });
+      withFile.parts.push({
+        kind: "file",
+        file: { bytes: Buffer.alloc(2000).toString("base64"), mimeType: "text/plain", name: "a.txt" },
+      } as never);
+      const refused = await rpc(user.token, "message/send", { message: withFile });
+      expect(JSON.stringify(refused.json.error.data)).toContain("unknown_model");
+    } finally {
+      delete process.env.RETRACE_MAX_UPLOAD_BYTES;
+    }
     const { json } = await rpc(user.token, "message/send", { message: legacyMessage("hi", task.contextId, { retrace_model: 7 }) });
     expect(json.error).toMatchObject({ code: -32602, message: expect.stringContaining("retrace_model") });
     expect(await snapshot()).toEqual(before);

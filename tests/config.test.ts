@@ -187,6 +187,19 @@ describe("configuration, validated at start-up", () => {
     }
   });
 
+  it("PDFs reach a model as file parts unless pdf_input (AGENTS_FILE) or OPENAI_PDF_INPUT says text", () => {
+    const agent = { name: "pdfs", base_url: "http://localhost:1/v1", model: "m" };
+    const [byDefault, asText] = parseConfig(
+      env({ AGENTS_FILE: agentsFile([agent, { ...agent, name: "texts", pdf_input: "text" }]) }),
+    ).modelAgents;
+    expect([byDefault.pdfInput, asText.pdfInput]).toEqual(["file", "text"]);
+    const assistant = (value?: string) =>
+      parseConfig(env({ OPENAI_BASE_URL: "http://localhost:1/v1", ...(value ? { OPENAI_PDF_INPUT: value } : {}) })).modelAgents[0].pdfInput;
+    expect([assistant(), assistant("text")]).toEqual(["file", "text"]);
+    expect(() => assistant("images")).toThrow(/OPENAI_PDF_INPUT/);
+    expect(() => parseConfig(env({ AGENTS_FILE: agentsFile([{ ...agent, pdf_input: "pages" }]) }))).toThrow(/pdf_input/);
+  });
+
   it("RETRACE_MAX_TOKENS_PER_DAY: a positive whole number of tokens; unset is no budget", () => {
     expect(parseConfig(env({})).limits.tokensPerDay).toBeUndefined();
     expect(parseConfig(env({ RETRACE_MAX_TOKENS_PER_DAY: "50000" })).limits.tokensPerDay).toBe(50_000);

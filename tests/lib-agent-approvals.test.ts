@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decideTurn } from "@/lib/agent/decisions";
 import { demoAgent } from "@/lib/agent/demo-agent";
@@ -24,6 +25,7 @@ import {
 import { continueShared } from "@/lib/db/share-fork";
 import { createShare } from "@/lib/db/shares";
 import { checkInvariants } from "@/lib/db/tx/invariants";
+import { tokenDay } from "@/lib/db/tx/tokens";
 import { ALWAYS_ALLOW_KEY, type Decision } from "@/lib/session/tools";
 import type { Task } from "@/lib/task/types";
 import { fixture } from "./helpers";
@@ -91,6 +93,21 @@ describe("approvals", () => {
     expect(again.status.state).toBe("completed");
     expect(http.calls.filter((n) => n === "approved")).toHaveLength(1);
     expect((await listEvents(f.userId, f.sessionId, "all")).items).toHaveLength(6);
+  });
+
+  it("past the day's token budget a decision is refused (429) like a new turn: the call never runs", async () => {
+    const f = await fixture();
+    const agent = record("over budget");
+    const paused = await send(f, agent);
+    process.env.RETRACE_MAX_TOKENS_PER_DAY = "1";
+    try {
+      await (await getDb()).run(sql`UPDATE users SET tokens_day = ${tokenDay()}, tokens_used = 1 WHERE id = ${f.userId}`);
+      await expect(decide(f, agent, paused.id, { decision_type: "approve" })).rejects.toMatchObject({ code: "quota_exceeded" });
+      expect(http.calls).not.toContain("over budget");
+      expect((await getTask(f.userId, paused.id)).status.state).toBe("input-required");
+    } finally {
+      delete process.env.RETRACE_MAX_TOKENS_PER_DAY;
+    }
   });
 
   it("reject never reaches the server; the agent is told the reason", async () => {

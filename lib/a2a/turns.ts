@@ -4,6 +4,7 @@ import { Role } from "@a2a-js/sdk";
 import { A2AError } from "@a2a-js/sdk/errors";
 import { z } from "zod";
 import { decideTurn } from "@/lib/agent/decisions";
+import { pickModel } from "@/lib/agent/models";
 import { startTurn, type TurnUpdate } from "@/lib/agent/runtime";
 import type { Agent } from "@/lib/agent/types";
 import { getTask, rewindForMessage, sessionAgent } from "@/lib/db/queries";
@@ -78,6 +79,8 @@ export async function begin(userId: string, agent: Agent, params: SendMessageReq
       return { task: await getTask(userId, await rewindForMessage(userId, sessionId, rewindTo, reason ?? "rewind", message.messageId)) };
     }
     const rewindBefore = rewindTo ? { invocationId: rewindTo, reason: reason ?? "rewind" } : undefined;
+    // An unknown model is refused before the message's files are stored: a refused send writes nothing.
+    pickModel(agent, model);
     sent = await sentFiles(userId, message, origin);
     const attachments = sent.attachments;
     // Without a contextId the turn starts a new chat, in the same transaction.

@@ -16,7 +16,7 @@ import { closeAbandoned, leaseFor } from "./claim";
 import { toEvent } from "./history";
 import { requireSession } from "./sessions";
 import { findTask, wholeTask } from "./task-reads";
-import { checkTurnsAtOnce } from "./tokens";
+import { checkTokenBudget, checkTurnsAtOnce, tokensToday } from "./tokens";
 
 export type Claimed =
   | { asIs: Task; running: boolean }
@@ -74,6 +74,9 @@ export async function claimDecisionTx(
     await tx.one<{ n: number }>(sql`
       SELECT COUNT(*) AS n FROM sessions WHERE user_id = ${userId} AND turn_task_id IS NOT NULL AND turn_lease_until > ${Date.now()}`),
   );
+  // A resumed turn calls the model again: past the day's token budget it is refused like a new one.
+  const [today] = await tx.batch([tokensToday(userId)]);
+  checkTokenBudget(today);
   const state = parseState(row.state);
   const decision = input.decide(pending, state, found.row.invocation_id);
   const task = input.working(await wholeTask(tx, { ...found, session: row }));
