@@ -113,6 +113,30 @@ for (const [device, use] of [
   });
 }
 
+test("a send refused because another tab changed the chat keeps its files in the composer, and sends them next", async ({ chat, page }) => {
+  await chat.open();
+  await chat.sendMessage("set color to red");
+  await chat.sendMessage("set color to blue");
+  const id = chat.sessionId();
+  const tasks = await (await page.request.get(`/api/sessions/${id}/tasks`)).json();
+  const blue = tasks.data[1].metadata.kagent_invocation_id;
+  expect((await page.request.post(`/api/sessions/${id}/rewind`, { data: { rewind_before_invocation_id: blue } })).status()).toBe(200);
+
+  await pick(page, [text("kept.txt", "still here")]);
+  await uploaded(page, 1);
+  await chat.composer.fill("with a file");
+  await chat.send.click();
+  await expect(chat.toast(/changed in another tab or window/)).toBeVisible();
+  await chat.waitForTurnEnd();
+  await expect(chat.composer).toHaveValue("with a file");
+  await uploaded(page, 1);
+  await expect(page.getByRole("list", { name: "Files to send" })).toContainText("kept.txt");
+
+  await chat.send.click();
+  await chat.waitForTurnEnd();
+  await expect(chat.userMessage("with a file").getByTestId("attachment-chip")).toHaveText([/kept\.txt/]);
+});
+
 test.describe("attachments under rewind, undo and fork", () => {
   test("a rewind before the turn removes its files from the chat and the state panel, undo brings them back, a fork after it keeps them", async ({
     chat,

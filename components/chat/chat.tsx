@@ -136,7 +136,10 @@ export function Chat({
       }
       composerRef.current?.focus();
     },
-    restoreDraft: (message) => setText((t) => t || message),
+    restoreDraft: (message, files = []) => {
+      setText((t) => t || message);
+      attachments.restore(files);
+    },
     lastTurn: () => {
       const shown = tasks.data?.filter((t) => t.metadata?.rewound !== true);
       return shown && (shown.length ? (invocationIdOf(shown[shown.length - 1]) ?? undefined) : null);

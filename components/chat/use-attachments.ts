@@ -66,6 +66,8 @@ export function useAttachments(limits: AttachmentLimits) {
   const [files, setFiles] = useState<PendingFile[]>([]);
   const uploads = useRef(new Map<string, AbortController>());
   const count = useRef(0);
+  // What the last send took, by its URL, to put back if that send is refused.
+  const taken = useRef(new Map<string, PendingFile>());
 
   // Previews are object URLs: freed when their chip goes, and all of them when the composer does.
   const shown = useRef(files);
@@ -122,10 +124,17 @@ export function useAttachments(limits: AttachmentLimits) {
   /** The uploaded files, for a send; they leave the composer (their uploads stay: the message attaches them). */
   function take(): SentFile[] {
     const sent = shown.current.flatMap((f) => (f.upload ? [sentFileOf(f.upload)] : []));
+    taken.current = new Map(shown.current.flatMap((f) => (f.upload ? [[sentFileOf(f.upload).url, { ...f, preview: undefined }]] : [])));
     for (const file of shown.current) if (file.preview) URL.revokeObjectURL(file.preview);
     setFiles([]);
     return sent;
   }
 
-  return { files, add, remove, take, uploading: files.some((f) => !f.upload) };
+  /** Puts back what a refused send took (its uploads are still there), before what was added since. */
+  function restore(sent: SentFile[]) {
+    const back = sent.flatMap((file) => taken.current.get(file.url) ?? []);
+    setFiles((all) => [...back.filter((f) => !all.some((a) => a.key === f.key)), ...all]);
+  }
+
+  return { files, add, remove, take, restore, uploading: files.some((f) => !f.upload) };
 }

@@ -79,8 +79,8 @@ export function useLiveTurn(opts: {
   sessionId: string | null;
   onCreated: (id: string) => void;
   onEnd: (id: string | null) => Promise<void>;
-  /** A send that failed before reaching the server gives its text back to the composer. */
-  restoreDraft: (text: string) => void;
+  /** A send that failed before reaching the server gives its text (a stale view's send its files too) back to the composer. */
+  restoreDraft: (text: string, files?: SentFile[]) => void;
   /** The chat's last turn as shown (null: none; undefined: not known), sent so a stale view is refused. */
   lastTurn: () => string | null | undefined;
 }) {
@@ -205,9 +205,9 @@ export function useLiveTurn(opts: {
       if (!turn.controller.signal.aborted) {
         notifyError(error);
         if (isHistoryChanged(error)) {
-          // Sent from a view the chat has left: nothing was written. The text goes back to the composer (an
-          // edit's too), and the chat is reloaded when the turn ends, so the user sees what changed first.
-          opts.restoreDraft(text);
+          // Sent from a view the chat has left: nothing was written. The text and files go back to the composer
+          // (an edit's too), and the chat is reloaded when the turn ends, so the user sees what changed first.
+          opts.restoreDraft(text, files);
         } else {
           // Nothing reached the server: keep the message on screen with a Retry, and its text in the composer.
           if (!turn.taskId && !turn.stopped) setFailed({ text, files, rewindFirst, model, error: readableError(error) });
