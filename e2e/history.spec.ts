@@ -11,7 +11,7 @@ test.describe("History", () => {
     await chat.sendMessage("hello");
     await chat.agentMessages().last().hover();
     await chat.agentMessages().last().getByRole("button", { name: "Message actions" }).click();
-    await page.getByRole("menuitem", { name: "Regenerate" }).click();
+    await page.getByRole("menuitem", { name: "Regenerate", exact: true }).click();
     await chat.waitForTurnEnd();
     const pager = page.getByTestId("version-pager");
     await expect(pager).toHaveText("2 / 2");
@@ -29,10 +29,10 @@ test.describe("History", () => {
     const panel = page.getByRole("dialog", { name: "History" });
     const entries = panel.getByRole("list", { name: "Versions" }).locator("> li");
     await expect(entries).toHaveCount(3);
-    await expect(entries.nth(0)).toContainText(/hello\s*2 turns · version 1 of 2\s*Now · \d+:\d\d:\d\d/);
+    await expect(entries.nth(0)).toContainText(/hello\s*2 turns · version 1 of 2\s*demo · \d+ tokens\s*Now · \d+:\d\d:\d\d/);
     await expect(entries.nth(0)).toContainText("Current");
-    await expect(entries.nth(1)).toContainText(/hello\s*2 turns · version 2 of 2\s*Before switching versions · \d+:\d\d:\d\d/);
-    await expect(entries.nth(2)).toContainText(/hello\s*2 turns · version 1 of 2\s*Before Regenerate/);
+    await expect(entries.nth(1)).toContainText(/hello\s*2 turns · version 2 of 2\s*demo · \d+ tokens\s*Before switching versions · \d+:\d\d:\d\d/);
+    await expect(entries.nth(2)).toContainText(/hello\s*2 turns · version 1 of 2\s*demo · \d+ tokens\s*Before Regenerate/);
 
     const folded = entries.nth(1).getByRole("button", { name: "2 earlier switches" });
     await expect(folded).toHaveAttribute("aria-expanded", "false");
@@ -62,7 +62,7 @@ test.describe("History", () => {
       await page.getByRole("textbox", { name: "Edit message" }).fill("set color to green");
       await page.getByRole("button", { name: "Send edit" }).tap();
       await chat.waitForTurnEnd();
-      await page.getByRole("button", { name: "History" }).tap();
+      await chat.openFromHeader("History", "tap");
       const entries = page.getByRole("dialog", { name: "History" }).getByTestId("version");
       await expect(entries).toHaveCount(2);
       await expect(entries.nth(0)).toContainText("set color to green");

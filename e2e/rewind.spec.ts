@@ -141,7 +141,7 @@ test.describe("Rewind to here", () => {
     const last = chat.agentMessages().last();
     await last.hover();
     await last.getByRole("button", { name: "Message actions" }).click();
-    await page.getByRole("menuitem", { name: "Regenerate" }).click();
+    await page.getByRole("menuitem", { name: "Regenerate", exact: true }).click();
     await chat.waitForTurnEnd();
     await chat.expectUserMessages(["set color to red", "set color to blue", "save file notes.txt"]);
     await expect(chat.statePanel.getByText("notes.txt")).toBeVisible();

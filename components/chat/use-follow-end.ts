@@ -27,8 +27,11 @@ export function useFollowEnd(
   const following = useRef(true);
   const [detached, setDetached] = useState(false);
   const lastTop = useRef(0);
+  const lastHeight = useRef(0);
   /** The reader's last move was towards the end: only such a move that reaches it follows again. */
   const movingDown = useRef(false);
+  /** What took the list away from its end, when it is away. */
+  const leftBy = useRef<"reader" | "scroll">("scroll");
 
   /** The virtualiser's threshold as following says: set at once, and again after each render (which resets it). */
   const holdThreshold = () => {
@@ -48,10 +51,19 @@ export function useFollowEnd(
   /** Where a scroll left the list: the reader's move down to the end follows again; a move up away from it stops. */
   const observe = useEffectEvent((el: HTMLElement) => {
     const moved = el.scrollTop - lastTop.current;
+    // A list that got shorter (a streamed reply replaced by its final rendering, a row measured smaller) moves
+    // its scroll up by itself: no reader did that.
+    const shrank = el.scrollHeight < lastHeight.current;
     lastTop.current = el.scrollTop;
+    lastHeight.current = el.scrollHeight;
     const near = distanceFromEnd(el) <= nearEnd;
-    if (near && moved > 0 && movingDown.current) setFollowing(true);
-    else if (!near && moved < 0) setFollowing(false);
+    // Left by a scroll no input of the reader's explains (the scrollbar, find in page, focus, the layout): back at
+    // the end, it follows again. Left by the reader's own move up: only their move down to the end does.
+    if (near && (leftBy.current === "scroll" || (moved > 0 && movingDown.current))) setFollowing(true);
+    else if (!near && moved < 0 && !shrank) {
+      if (following.current) leftBy.current = "scroll";
+      setFollowing(false);
+    }
   });
 
   // After every render (a measurement, a new row, a longer reply, a scroll): back to the end while following.
@@ -70,7 +82,9 @@ export function useFollowEnd(
     let touchY = 0;
     const move = (down: boolean) => {
       movingDown.current = down;
-      if (!down) setFollowing(false);
+      if (down) return;
+      leftBy.current = "reader";
+      setFollowing(false);
     };
     const onWheel = (e: WheelEvent) => e.deltaY !== 0 && move(e.deltaY > 0);
     const onTouchStart = (e: TouchEvent) => {
