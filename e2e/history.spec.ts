@@ -31,7 +31,9 @@ test.describe("History", () => {
     await expect(entries).toHaveCount(3);
     await expect(entries.nth(0)).toContainText(/hello\s*2 turns · version 1 of 2\s*demo · \d+ tokens\s*Now · \d+:\d\d:\d\d/);
     await expect(entries.nth(0)).toContainText("Current");
-    await expect(entries.nth(1)).toContainText(/hello\s*2 turns · version 2 of 2\s*demo · \d+ tokens\s*Before switching versions · \d+:\d\d:\d\d/);
+    await expect(entries.nth(1)).toContainText(
+      /hello\s*2 turns · version 2 of 2\s*demo · \d+ tokens\s*Before switching versions · \d+:\d\d:\d\d/,
+    );
     await expect(entries.nth(2)).toContainText(/hello\s*2 turns · version 1 of 2\s*demo · \d+ tokens\s*Before Regenerate/);
 
     const folded = entries.nth(1).getByRole("button", { name: "2 earlier switches" });
