@@ -2,7 +2,7 @@
  * A session's log as the rows that hold it. A fork shares its source's rows below its boundary instead
  * of copying them (copy-on-write): `sessions.inherited` lists the pieces it reads from other sessions,
  * and every seq from its boundary on is its own. Shared rows show the fork new event and task ids,
- * derived from the stored ones, as SPEC §2.3 asks of a copy (docs/semantics.md, "Forks").
+ * derived from the stored ones, as a copy would have (docs/semantics.md, "Fork").
  */
 import { createHash } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
