@@ -9,6 +9,7 @@ import { getTask, getTaskAndTurn, requestCancel, requireTask, runningTurnOf } fr
 import { agentNote } from "@/lib/task/convert";
 import { invocationIdOf } from "@/lib/task/metadata";
 import type { Message, Task } from "@/lib/task/types";
+import { type Channel, channel } from "./channel";
 
 export type TurnUpdate =
   | { kind: "task"; task: Task }
@@ -29,37 +30,6 @@ const CANCEL_WAIT_MS = 5_000;
 /** States that end a turn's run: `input-required` too (it waits for the user's decision, holding nothing; a decision resumes it as a new run). */
 const FINAL = new Set(["completed", "canceled", "failed", "rejected", "input-required"]);
 const isFinal = (task: Task) => FINAL.has(task.status.state);
-
-/** A small unbounded queue: the turn runs on its own; readers may stop listening without stopping it. */
-export function channel<T>() {
-  const items: T[] = [];
-  let wake: (() => void) | null = null;
-  let closed = false;
-  return {
-    push(item: T) {
-      if (closed) return;
-      items.push(item);
-      wake?.();
-    },
-    close() {
-      closed = true;
-      wake?.();
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        const next = items.shift();
-        if (next !== undefined) yield next;
-        else if (closed) return;
-        else
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-        wake = null;
-      }
-    },
-  };
-}
-type Channel<T> = ReturnType<typeof channel<T>>;
 
 export function partialMessage(task: Task, text: string): Message {
   return agentNote(text, task.contextId, task.id, {
