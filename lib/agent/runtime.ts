@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { BusMessage } from "@/lib/db/bus";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { beginTurn, currentState } from "@/lib/db/queries";
 import type { TurnWriter } from "@/lib/db/turn-writes";
 import { StaleTurnError } from "@/lib/errors";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { currentUserId } from "@/lib/auth";
+import { currentUserId } from "@/lib/accounts/identity";
 import { AppError, AuthError } from "@/lib/errors";
 import { parse } from "./handler";
 

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 
 /** Tells a personal token from a guest JWT at a glance (and to secret scanners). */
 export const TOKEN_PREFIX = "rtk_";

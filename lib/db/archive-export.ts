@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { ArchiveBlob, ArchiveFile, ArchiveLabel, ArchiveSession, ChatRecord } from "@/lib/archive/format";
 import { parseState } from "@/lib/session/state";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import type { SessionRow } from "./rows";
 import { blobChunk, blobOf } from "./tx/blobs";
 import { eventPage, taskPage } from "./tx/export";

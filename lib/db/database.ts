@@ -36,7 +36,7 @@ export interface Database extends Executor {
   read<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /** Messages about running turns between app instances (in-process on SQLite). */
   readonly bus: TurnBus;
-  /** The connection underneath, for a library that builds its own SQL (better-auth, lib/accounts/auth.ts). */
+  /** The connection underneath, for a library that builds its own SQL (better-auth, lib/accounts/better-auth.ts). */
   readonly driver: Driver;
   /** Applied migrations against the ones shipped, for the health route. */
   migrations(): Promise<{ applied: number; shipped: number }>;

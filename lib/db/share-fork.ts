@@ -13,7 +13,7 @@ import { NotFoundError } from "@/lib/errors";
 import { attachmentOf, attachmentPart } from "@/lib/session/attachments";
 import { scopeOf } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, State } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { parseJson, type SessionRow, summary } from "./rows";
 import { appendEventsTx } from "./tx/append";
 import { insertVersion } from "./tx/artifacts";

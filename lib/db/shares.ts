@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { blobOf } from "./tx/blobs";
 import { ROW_BYTES } from "./tx/bytes";
 import { claimSession } from "./tx/claim";

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { parseState, stateOf } from "@/lib/session/state";
 import type { State, StateDelta } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { parseJson } from "./rows";
 import { withShared, writeAppState } from "./tx/state";
 

@@ -1,8 +1,8 @@
-import { OIDC_PROVIDER } from "@/lib/accounts/auth";
+import { OIDC_PROVIDER } from "@/lib/accounts/better-auth";
+import { AUTH_COOKIE } from "@/lib/accounts/guest-token";
 import { forgetAccount } from "@/lib/accounts/identity";
 import { deleteAccountInput } from "@/lib/accounts/schemas";
 import { handler, readInput } from "@/lib/api/handler";
-import { AUTH_COOKIE } from "@/lib/auth";
 import { config } from "@/lib/config";
 import { accountProfile, deleteAccount } from "@/lib/db/accounts";
 import { AppError } from "@/lib/errors";

@@ -133,10 +133,3 @@ export function authCookie(token: string, secure: boolean): string {
   const parts = [`${AUTH_COOKIE}=${token}`, "Path=/", `Max-Age=${TOKEN_LIFETIME_SECONDS}`, "HttpOnly", "SameSite=Lax"];
   return (secure ? [...parts, "Secure"] : parts).join("; ");
 }
-
-/** For server components and server actions: the caller, whichever way it signed in (lib/accounts/identity.ts). */
-export async function currentUserId(): Promise<string | null> {
-  const { headers } = await import("next/headers");
-  const { identify } = await import("@/lib/accounts/identity");
-  return (await identify(await headers())).identity?.userId ?? null;
-}
