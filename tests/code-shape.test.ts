@@ -169,4 +169,20 @@ describe("code shape", () => {
     const wrong = files.filter((f) => f !== "lib/query-keys.ts" && /queryKey:\s*\[/.test(readFileSync(path.join(ROOT, f), "utf8")));
     expect(wrong).toEqual([]);
   });
+
+  it("reaches the store from outside lib/db through its doors only", () => {
+    // queries.ts: the operations; types.ts: the shapes the browser shares (queries.ts is server-only);
+    // connection.ts: the connection itself (start-up, health, the turn bus, better-auth's adapter).
+    const doors = new Set(["lib/db/queries.ts", "lib/db/types.ts", "lib/db/connection.ts"]);
+    // better-auth is handed the accounts tables' drizzle schema, which only the adapter needs.
+    const adapter = (f: string, d: string) => f === "lib/accounts/better-auth.ts" && d.startsWith("lib/db/schema/accounts-");
+    const wrong = files
+      .filter((f) => !f.startsWith("lib/db/"))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((d) => d.startsWith("lib/db/") && !doors.has(d) && !adapter(f, d))
+          .map((d) => `${f} -> ${d}`),
+      );
+    expect(wrong).toEqual([]);
+  });
 });

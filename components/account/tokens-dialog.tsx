@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/api/client";
-import type { ApiToken } from "@/lib/db/api-tokens";
+import type { ApiToken } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";

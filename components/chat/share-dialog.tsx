@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/api/client";
-import type { ShareInfo } from "@/lib/db/shares";
+import type { ShareInfo } from "@/lib/db/types";
 import { Modal } from "../account/modal";
 import { Button } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";

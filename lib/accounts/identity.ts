@@ -7,8 +7,7 @@ import "server-only";
  */
 import { headers } from "next/headers";
 import { config } from "@/lib/config";
-import { proxyEmail, trustedAccount } from "@/lib/db/accounts";
-import { TOKEN_PREFIX, userOfApiToken } from "@/lib/db/api-tokens";
+import { proxyEmail, TOKEN_PREFIX, trustedAccount, userOfApiToken } from "@/lib/db/queries";
 import { getAuth } from "./better-auth";
 import { tokenFrom, verifyToken } from "./guest-token";
 

@@ -50,3 +50,6 @@ export async function closeDb(): Promise<void> {
   perProcess.__retraceDb = undefined;
   await current?.db.then((db) => db.close()).catch(() => undefined);
 }
+
+export type { BusMessage } from "./bus";
+export type { Database } from "./database";

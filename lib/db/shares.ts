@@ -16,13 +16,7 @@ import { charge } from "./tx/import";
 import { requireSession } from "./tx/sessions";
 import { hashOf, readShared, type SharedVersion, type ShareRow } from "./tx/shares";
 import { chargeBytes } from "./tx/users";
-
-export interface ShareInfo {
-  id: string;
-  created_at: string;
-  include_tools: boolean;
-  include_files: boolean;
-}
+import type { ShareInfo } from "./types";
 
 const shareBytes = (row: { id: string; token_hash: string; name: string }) =>
   ROW_BYTES + Buffer.byteLength(row.id) + Buffer.byteLength(row.token_hash) + Buffer.byteLength(row.name);

@@ -4,7 +4,7 @@ import { forgetAccount } from "@/lib/accounts/identity";
 import { deleteAccountInput } from "@/lib/accounts/schemas";
 import { handler, readInput } from "@/lib/api/handler";
 import { config } from "@/lib/config";
-import { accountProfile, deleteAccount } from "@/lib/db/accounts";
+import { accountProfile, deleteAccount } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 
 /** Who the caller is, and how people sign in here (what the sign-in dialog offers). */
