@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import type { SignInOptions } from "@/lib/accounts/viewer";
-import type { SharedTurn } from "@/lib/archive/shared-turns";
+import type { SharedTurn } from "@/lib/session/share-view";
 import type { Part } from "@/lib/session/types";
 import { useArrivalNotice } from "../account/arrival-notice";
 import { SignInDialog } from "../account/sign-in-dialog";

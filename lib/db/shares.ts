@@ -12,10 +12,9 @@ import { getDb } from "./connection";
 import { blobOf } from "./tx/blobs";
 import { ROW_BYTES } from "./tx/bytes";
 import { claimSession } from "./tx/claim";
-import { charge } from "./tx/import";
 import { requireSession } from "./tx/sessions";
 import { hashOf, readShared, type SharedVersion, type ShareRow } from "./tx/shares";
-import { chargeBytes } from "./tx/users";
+import { charge, chargeInBatch } from "./tx/users";
 import type { ShareInfo } from "./types";
 
 const shareBytes = (row: { id: string; token_hash: string; name: string }) =>
@@ -63,7 +62,7 @@ export async function revokeShare(userId: string, sessionId: string, shareId: st
     const gone = await tx.all<{ id: string; token_hash: string; name: string }>(sql`
       DELETE FROM share_links WHERE id = ${shareId} AND session_id = ${row.id} RETURNING id, token_hash, name`);
     if (gone.length === 0) throw new NotFoundError("Share link not found");
-    await tx.batch(chargeBytes(row, -shareBytes(gone[0])));
+    await tx.batch(chargeInBatch(row, -shareBytes(gone[0])));
   });
 }
 
