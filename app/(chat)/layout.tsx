@@ -1,4 +1,4 @@
-import { SidebarShell } from "@/components/chat/sidebar-shell";
+import { SidebarShell } from "@/components/chat/sidebar/sidebar-shell";
 import { currentUserId } from "@/lib/accounts/identity";
 import { currentViewer, signInOptions } from "@/lib/accounts/viewer";
 import { listSessions } from "@/lib/db/queries";
