@@ -2,11 +2,11 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { rewindChat, switchChat } from "@/lib/api/chat-actions";
+import { rewindChat } from "@/lib/api/chat-actions";
 import type { SearchHit } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import { notifyError, notifySuccess, notifyUndo } from "../../ui/notify";
-import { useReloadChat } from "../queries";
+import { switchVersion, useReloadChat } from "../queries";
 import { showTurn } from "../turn/show-turn";
 import { unwrapAction } from "../unwrap-action";
 
@@ -37,7 +37,7 @@ export function useOpenHit(onOpened?: () => void) {
     const { session_id: sessionId, invocation_id: invocationId } = hit;
     if (hit.rewound) {
       try {
-        const { markerInvocationId } = await unwrapAction(switchChat({ sessionId, invocationId }));
+        const markerInvocationId = await switchVersion(sessionId, invocationId);
         await changed(sessionId);
         if (markerInvocationId) {
           notifyUndo({

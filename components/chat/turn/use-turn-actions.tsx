@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import type { Dispatch, SetStateAction } from "react";
 import type { SentFile } from "@/lib/a2a/client";
 import type { ModelInfo } from "@/lib/agent/types";
-import { forkChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
+import { forkChat, rewindChat } from "@/lib/api/chat-actions";
 import { api } from "@/lib/api/client";
 import type { VersionInfo } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
@@ -15,7 +15,7 @@ import type { Task } from "@/lib/task/types";
 import { notifyError, notifySuccess, notifyUndo } from "../../ui/notify";
 import type { RewindFirst } from "../conversation/use-live-turn";
 import { focusPagerAfterSwitch } from "../history/version-pager";
-import { addChat, loadedTasks, truncateTasks, useReloadChat } from "../queries";
+import { addChat, loadedTasks, switchVersion, truncateTasks, useReloadChat } from "../queries";
 import { DraftSwap } from "../rewind/draft-swap";
 import { announce } from "../tab-sync";
 import { actedFrom, actedFromSiblingOf, actedIn, actedOffPath } from "../tools/tool-effects";
@@ -172,21 +172,15 @@ export function useTurnActions(opts: {
     async switchTo(invocationId, button) {
       if (!(await confirmEffects(actedFromSiblingOf(loaded(), invocationId)))) return;
       focusPagerAfterSwitch({ invocationId, button });
-      if (!(await change((id) => unwrapAction(switchChat({ sessionId: id, invocationId }))))) focusPagerAfterSwitch(null);
+      const switched = await change(async (id) => ({ marker: await switchVersion(id, invocationId) }));
+      if (!switched) focusPagerAfterSwitch(null);
     },
     async showVersion(invocationId) {
       if (!(await confirmEffects(await actedBySwitching(invocationId)))) return;
-      // The JSON API rather than the server action: the map's click waits for it, and Next.js's action round trip
-      // took 30–130 ms on a switch the API answers in about 10 (README, "Performance").
-      const result = await change((id) =>
-        api<{ event: { invocation_id: string } | null }>(`/api/sessions/${encodeURIComponent(id)}/switch`, {
-          method: "POST",
-          body: JSON.stringify({ invocation_id: invocationId }),
-        }),
-      );
-      if (!result?.event) return;
+      const marker = await change((id) => switchVersion(id, invocationId));
+      if (!marker) return;
       const description = "State and files are as they were in that version.";
-      offerUndo(result.event.invocation_id, { title: "Showing another version", description, undone: "Back to the version before" });
+      offerUndo(marker, { title: "Showing another version", description, undone: "Back to the version before" });
     },
     async fork(invocationId, userText) {
       if (!sessionId || busy) return;
