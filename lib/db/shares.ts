@@ -1,5 +1,5 @@
 /**
- * Share links (docs/api.md, "Share links"): a read-only link to one version of a chat. The link pins the
+ * Share links (docs/api.md, "Share links"): a read-only link to one version of a chat. The link fixes the
  * chat's log up to its last seq when shared — the log is append-only, so the effective history of that
  * prefix is that version forever, whatever the chat does next. Only the token's hash is stored; revoking
  * deletes the row, and every view reads the database, so a revoked link is gone on every instance at once.
