@@ -38,7 +38,7 @@ const model = {
 };
 /** The suite's browsers reach every instance from 127.0.0.1, each device behind its own X-Forwarded-For (e2e/support/accounts.ts). */
 const PROXY = { RETRACE_TRUSTED_PROXIES: "127.0.0.1" };
-/** One of the two app instances that share one PostgreSQL (SPEC §7), from the same production build. */
+/** One of the two app instances that share one PostgreSQL (README, "Scaling"), from the same production build. */
 const postgresInstance = (url: string) => ({
   command: `npx next start -p ${new URL(url).port} -H 127.0.0.1`,
   url: `${url}/api/health`,

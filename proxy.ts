@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { type NextRequest, NextResponse } from "next/server";
+import { AUTH_COOKIE, authCookieOptions, isHttps, issueToken, verifyToken } from "@/lib/accounts/guest-token";
 import { identify, SESSION_COOKIES } from "@/lib/accounts/identity";
 import { contentSecurityPolicy } from "@/lib/api/csp";
 import { refuseBadPagePost } from "@/lib/api/page-post";
-import { AUTH_COOKIE, authCookieOptions, isHttps, issueToken, verifyToken } from "@/lib/auth";
 
 /**
  * Every page request: refuse server-action bodies Next.js would answer with a 500, give the page a

@@ -7,10 +7,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
+import { issueToken } from "@/lib/accounts/guest-token";
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
-import { issueToken } from "@/lib/auth";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { createSession, createUser, storeUpload } from "@/lib/db/queries";
 import { PORT } from "./env";
 import { build, type Server, startServer } from "./servers";

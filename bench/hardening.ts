@@ -6,7 +6,7 @@
  * manages to store.
  */
 import { sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { appendEvents, createSession, createUser, deleteSession, forkSession, rewindSession, searchChats } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";

@@ -1,6 +1,6 @@
 /** The importing process of bench/import-memory.ts: imports one archive file and prints what it measured, as JSON. */
 import { createReadStream } from "node:fs";
-import { closeDb } from "@/lib/db/client";
+import { closeDb } from "@/lib/db/connection";
 import { importUpload } from "@/lib/db/import-upload";
 import { createUser } from "@/lib/db/queries";
 

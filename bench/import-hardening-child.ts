@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { closeDb } from "@/lib/db/client";
+import { closeDb } from "@/lib/db/connection";
 import { importUpload } from "@/lib/db/import-upload";
 import { createSession, createUser, getSession } from "@/lib/db/queries";
 import { conversation, LOOPS, zip } from "../tests/support/chatgpt";

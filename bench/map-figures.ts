@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { issueToken } from "@/lib/auth";
+import { issueToken } from "@/lib/accounts/guest-token";
 import { createUser } from "@/lib/db/queries";
 import type { ChatTree } from "@/lib/session/tree";
-import { mapGraph } from "../components/chat/map-model";
+import { mapGraph } from "../components/chat/map/map-model";
 import { crossings } from "../tests/support/crossings";
 import { label, PORT, ROOT } from "./env";
 import { buildSession } from "./fixtures";

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { CONTEXT_EVENTS } from "@/lib/agent/context";
 import { INSTANCE } from "@/lib/agent/live";
 import { eventsOf } from "@/lib/agent/models";
-import { closeDb } from "@/lib/db/client";
+import { closeDb } from "@/lib/db/connection";
 import { beginTurn, createUser } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import { eventToMessage } from "@/lib/task/convert";

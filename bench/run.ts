@@ -13,8 +13,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { issueToken } from "@/lib/auth";
-import { closeDb, getDb } from "@/lib/db/client";
+import { issueToken } from "@/lib/accounts/guest-token";
+import { closeDb, getDb } from "@/lib/db/connection";
 import { createUser } from "@/lib/db/queries";
 import { startPostgres } from "../scripts/test-postgres";
 import { attachmentsBench } from "./attachments";

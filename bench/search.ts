@@ -8,7 +8,7 @@
  */
 import { statSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { appendEvents, createSession, createUser, forkSession, rewindSession, searchChats } from "@/lib/db/queries";
 import { newInvocationId } from "@/lib/session/rewind";
 import type { AdkEvent } from "@/lib/session/types";

@@ -13,6 +13,11 @@ export const queryKeys = {
   tree: (id: string) => ["tree", id] as const,
   /** Two versions of a turn side by side; a switch does not change what they hold. */
   compare: (id: string, a: string, b: string) => ["compare", id, a, b] as const,
+  /** The signed-in account's lists; invalidating `account` refreshes them all. */
+  account: ["account"] as const,
+  devices: ["account", "devices"] as const,
+  passkeys: ["account", "passkeys"] as const,
+  tokens: ["account", "tokens"] as const,
 };
 
 /** Page sizes, the same for what the server renders and what the browser fetches after it. */

@@ -9,7 +9,7 @@ import "server-only";
 import { watchPeers } from "@/lib/accounts/client-address";
 import { stopLocalTurns } from "@/lib/agent/live";
 import { config } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { reapAbandonedImports, reapAbandonedTurns, reapBlobs } from "@/lib/db/queries";
 import { startTelemetry, stopTelemetry } from "@/lib/telemetry/sdk";
 

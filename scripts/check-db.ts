@@ -2,7 +2,7 @@
  * `npx tsx --import ./scripts/server-context.mjs scripts/check-db.ts [sqlite-file]`: the store's invariants (plus SQLite's integrity check)
  * on a database — the file given, else the one the environment configures (DATABASE_URL or DATABASE_PATH).
  */
-import { closeDb, getDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/connection";
 import { checkInvariants } from "@/lib/db/tx/invariants";
 
 if (process.argv[2]) process.env.DATABASE_PATH = process.argv[2];

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { issueToken } from "@/lib/auth";
-import { getDb } from "@/lib/db/client";
+import { issueToken } from "@/lib/accounts/guest-token";
+import { getDb } from "@/lib/db/connection";
 import { ROW_BYTES } from "@/lib/db/tx/bytes";
 import { Browser, newCredentials } from "./support/accounts";
 import { ownedBy, richGuest, rowsMentioning, writeUserData } from "./support/accounts-data";

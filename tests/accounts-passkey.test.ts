@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as account from "@/app/api/account/route";
 import { stampPeer } from "@/lib/accounts/client-address";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { Browser, newCredentials } from "./support/accounts";
 import { ownedBy, richGuest, rowsMentioning } from "./support/accounts-data";
 import { snapshot } from "./support/api";

@@ -1,15 +1,21 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { deleteChat, forkChat, renameChat, rewindChat, switchChat } from "@/lib/api/chat-actions";
+import { deleteChat, forkChat, renameChat, rewindChat } from "@/lib/api/chat-actions";
 import { call, guestWithChat, newGuest, routes, snapshot } from "./support/api";
 
 // Server actions read the caller from the request headers; here the headers are the test's, the store is real.
 let authorization: string | null = null;
 vi.mock("next/headers", () => ({ headers: async () => new Headers(authorization ? { authorization } : {}) }));
+// The paths an action revalidates through Next.js's cache API (outside Next.js there is no cache to drop).
+const revalidated: string[] = [];
+vi.mock("next/cache", () => ({ revalidatePath: (path: string) => revalidated.push(path) }));
 
 const as = (token: string | null) => (authorization = token ? `Bearer ${token}` : null);
 
 describe("server actions", () => {
-  beforeEach(() => as(null));
+  beforeEach(() => {
+    as(null);
+    revalidated.length = 0;
+  });
 
   it("do their work for the owner", async () => {
     const alice = await guestWithChat();
@@ -23,6 +29,20 @@ describe("server actions", () => {
       data: { name: "Fork of Renamed" },
     });
     expect(await deleteChat({ sessionId })).toEqual({ ok: true, data: { id: sessionId } });
+  });
+
+  it("rewind and fork revalidate the chat's page (its server render is stale); a refused one does not", async () => {
+    const alice = await guestWithChat();
+    as(alice.token);
+    const { sessionId, invocations } = alice;
+    expect(await rewindChat({ sessionId, invocationId: invocations[1] })).toMatchObject({ ok: true });
+    expect(revalidated).toEqual([`/chat/${sessionId}`]);
+    expect(await forkChat({ sessionId, invocationId: invocations[0] })).toMatchObject({ ok: true });
+    expect(revalidated).toEqual([`/chat/${sessionId}`, `/chat/${sessionId}`]);
+    as((await newGuest()).token);
+    expect(await rewindChat({ sessionId, invocationId: invocations[0] })).toMatchObject({ ok: false, code: "not_found" });
+    expect(await forkChat({ sessionId })).toMatchObject({ ok: false, code: "not_found" });
+    expect(revalidated).toHaveLength(2);
   });
 
   it("Restore is a rewind before the marker that hid the turns, recorded as a restore", async () => {
@@ -46,30 +66,6 @@ describe("server actions", () => {
     });
   });
 
-  it("switch shows the branch holding an invocation, is a no-op when it is shown, and refuses a marker's own id", async () => {
-    const alice = await guestWithChat();
-    as(alice.token);
-    const { sessionId, invocations } = alice;
-    const edited = await rewindChat({ sessionId, invocationId: invocations[2] });
-    if (!edited.ok) throw new Error(edited.error);
-    expect(await switchChat({ sessionId, invocationId: invocations[1] })).toEqual({
-      ok: true,
-      data: { markerInvocationId: null, state: { color: "red" } },
-    });
-    const switched = await switchChat({ sessionId, invocationId: invocations[2] });
-    expect(switched).toMatchObject({ ok: true, data: { state: { color: "blue" } } });
-    if (!switched.ok || !switched.data.markerInvocationId) throw new Error("expected a marker");
-    const { json } = await call(routes.tasks.GET, { token: alice.token, params: { id: sessionId } });
-    expect(json.data.map((t: { metadata: { kagent_invocation_id: string } }) => t.metadata.kagent_invocation_id)).toEqual(invocations);
-    const before = await snapshot();
-    expect(await switchChat({ sessionId, invocationId: switched.data.markerInvocationId })).toMatchObject({
-      ok: false,
-      code: "invocation_not_found",
-    });
-    expect(await switchChat({ sessionId, invocationId: "e-ghost" })).toMatchObject({ ok: false, code: "invocation_not_found" });
-    expect(await snapshot()).toEqual(before);
-  });
-
   it("refuse another user's chat with not_found, and without auth with unauthorized; nothing changes", async () => {
     const alice = await guestWithChat();
     const bob = await newGuest();
@@ -81,7 +77,6 @@ describe("server actions", () => {
       () => rewindChat({ sessionId, invocationId: alice.invocations[0] }),
       () => forkChat({ sessionId, invocationId: alice.invocations[0] }),
       () => forkChat({ sessionId }),
-      () => switchChat({ sessionId, invocationId: alice.invocations[0] }),
     ];
     for (const [token, code] of [
       [bob.token, "not_found"],

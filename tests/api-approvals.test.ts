@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { listTodos } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
 import { legacyMessage, rpc, v1Message } from "./support/a2a";

@@ -1,6 +1,6 @@
 import { decodeJwt, SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TOKEN_LIFETIME_SECONDS } from "@/lib/auth";
+import { TOKEN_LIFETIME_SECONDS } from "@/lib/accounts/guest-token";
 import { browser, type Call, call, guestWithChat, newGuest, routes, snapshot } from "./support/api";
 
 const DAY = 24 * 60 * 60 * 1000;

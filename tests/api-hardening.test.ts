@@ -76,7 +76,7 @@ describe('the text rule: no NUL, no unpaired surrogate, anywhere (docs/api.md, "
   });
 });
 
-describe("__proto__ is a name like any other (SPEC §4.2)", () => {
+describe("__proto__ is a name like any other (docs/semantics.md, State scopes)", () => {
   it("as a state key and a file name, through REST and through the demo agent alike", async () => {
     const alice = await guestWithChat();
     const { token, sessionId } = alice;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { refuseBadPagePost } from "@/lib/api/page-post";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "@/lib/session/limits";
 import { call, guestWithChat, newGuest, routes } from "./support/api";
 

@@ -3,7 +3,7 @@
  * same thing in JSON-RPC — never the -32603 "Internal error" of a bug. (SQLite is in the process: it has no outage.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, setDb } from "@/lib/db/client";
+import { closeDb, setDb } from "@/lib/db/connection";
 import { openPostgres } from "@/lib/db/postgres";
 import { startPostgres, type TestPostgres } from "../scripts/test-postgres";
 import { call, guestWithChat, routes } from "./support/api";

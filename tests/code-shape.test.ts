@@ -1,8 +1,8 @@
 /**
  * The code's shape (issue 32): a static import graph of lib/, components/ and app/ built from the source
  * text. Every `import` and `export … from` counts, `import type` too: a type-only import still couples
- * two modules, and a circle through types is a circle to read. `import()` does not: it loads lazily, on
- * purpose, after both modules have run (lib/auth.ts reaches lib/accounts/ that way).
+ * two modules, and a circle through types is a circle to read. So does `import()`: a module loaded lazily
+ * is still a module the importer needs.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 
 const files = ["lib", "components", "app"].flatMap(sources);
 const known = new Set(files);
-const IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm;
+const IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm;
 
 function resolve(from: string, spec: string): string | null {
   const base = spec.startsWith("@/") ? spec.slice(2) : spec.startsWith(".") ? path.join(path.dirname(from), spec) : null;
@@ -29,7 +29,7 @@ function resolve(from: string, spec: string): string | null {
 const graph = new Map(
   files.map((f) => {
     const text = readFileSync(path.join(ROOT, f), "utf8");
-    const deps = [...text.matchAll(IMPORT)].map((m) => resolve(f, m[1] ?? m[2])).filter((d) => d !== null);
+    const deps = [...text.matchAll(IMPORT)].map((m) => resolve(f, m[1] ?? m[2] ?? m[3])).filter((d) => d !== null);
     return [f, [...new Set(deps)]];
   }),
 );
@@ -68,7 +68,7 @@ function circles(): string[][] {
 const INFRASTRUCTURE = new Set(
   [
     "bus",
-    "client",
+    "connection",
     "database",
     "paging",
     "postgres",
@@ -92,7 +92,7 @@ const FLOWS = new Set(["lib/db/queries.ts", "lib/db/import-upload.ts"]);
 const LAYERS = [
   ["lib/errors", "lib/session", "lib/task", "lib/query-keys"],
   ["lib/config", "lib/archive", "lib/telemetry"],
-  ["lib/db", "lib/auth"],
+  ["lib/db"],
   ["lib/agent", "lib/accounts"],
   ["lib/a2a", "lib/api", "lib/server"],
   ["components"],
@@ -126,7 +126,7 @@ describe("code shape", () => {
   it("steps never import operations, flows or the connection", () => {
     const wrong = files.filter(isStep).flatMap((f) =>
       importsOf(f)
-        .filter((d) => isOperation(d) || FLOWS.has(d) || d === "lib/db/client.ts")
+        .filter((d) => isOperation(d) || FLOWS.has(d) || d === "lib/db/connection.ts")
         .map((d) => `${f} -> ${d}`),
     );
     expect(wrong).toEqual([]);
@@ -163,5 +163,26 @@ describe("code shape", () => {
       .filter((x) => x.lines > 300)
       .map((x) => `${x.f}: ${x.lines}`);
     expect(long).toEqual([]);
+  });
+
+  it("defines React Query keys in lib/query-keys.ts only", () => {
+    const wrong = files.filter((f) => f !== "lib/query-keys.ts" && /queryKey:\s*\[/.test(readFileSync(path.join(ROOT, f), "utf8")));
+    expect(wrong).toEqual([]);
+  });
+
+  it("reaches the store from outside lib/db through its doors only", () => {
+    // queries.ts: the operations; types.ts: the shapes the browser shares (queries.ts is server-only);
+    // connection.ts: the connection itself (start-up, health, the turn bus, better-auth's adapter).
+    const doors = new Set(["lib/db/queries.ts", "lib/db/types.ts", "lib/db/connection.ts"]);
+    // better-auth is handed the accounts tables' drizzle schema, which only the adapter needs.
+    const adapter = (f: string, d: string) => f === "lib/accounts/better-auth.ts" && d.startsWith("lib/db/schema/accounts-");
+    const wrong = files
+      .filter((f) => !f.startsWith("lib/db/"))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((d) => d.startsWith("lib/db/") && !doors.has(d) && !adapter(f, d))
+          .map((d) => `${f} -> ${d}`),
+      );
+    expect(wrong).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { listEvents } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
 import { sharedDatabase, startMutator } from "./support/processes";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { setDb } from "@/lib/db/client";
+import { setDb } from "@/lib/db/connection";
 import { listEvents } from "@/lib/db/queries";
 import { openSqlite } from "@/lib/db/sqlite";
 import { checkInvariants } from "@/lib/db/tx/invariants";

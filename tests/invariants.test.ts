@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { forkSession, rewindSession } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";
 import { event, fixture } from "./helpers";

@@ -8,7 +8,7 @@ import type { Agent } from "@/lib/agent/types";
 import { archiveText } from "@/lib/archive/writer";
 import type { McpServerConfig } from "@/lib/config";
 import { chatRecords } from "@/lib/db/archive-export";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { importUpload } from "@/lib/db/import-upload";
 import {
   deleteSession,

@@ -6,7 +6,7 @@ import { decideTurn } from "@/lib/agent/decisions";
 import { closeConnections } from "@/lib/agent/mcp/connections";
 import { modelAgent } from "@/lib/agent/model-agent";
 import { cancelTurn, startTurn } from "@/lib/agent/runtime";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { getSession, listEvents } from "@/lib/db/queries";
 import { fixture } from "./helpers";
 import { httpConfig, httpToolServer } from "./support/mcp-servers";

@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
-import { setDb } from "@/lib/db/client";
+import { setDb } from "@/lib/db/connection";
 import { prepareDatabase } from "@/lib/db/prepare";
 import { listSessions, listTasks, listVersions, searchChats, switchSession } from "@/lib/db/queries";
 import { openSqlite } from "@/lib/db/sqlite";

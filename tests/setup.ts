@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
-import { closeDb, setDb } from "@/lib/db/client";
+import { closeDb, setDb } from "@/lib/db/connection";
 import type { Database } from "@/lib/db/database";
 import { openPostgres } from "@/lib/db/postgres";
 import { openSqlite } from "@/lib/db/sqlite";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ArchiveFile } from "@/lib/archive/format";
 import { archiveText } from "@/lib/archive/writer";
 import { chatRecords, exportOrder } from "@/lib/db/archive-export";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { importUpload } from "@/lib/db/import-upload";
 import {
   appendEvents,

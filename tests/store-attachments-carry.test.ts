@@ -11,7 +11,7 @@ import { startTurn } from "@/lib/agent/runtime";
 import { archiveText } from "@/lib/archive/writer";
 import { mergeGuest } from "@/lib/db/accounts";
 import { chatRecords } from "@/lib/db/archive-export";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { importUpload } from "@/lib/db/import-upload";
 import { artifactBytes, createUser, forkSession, listArtifacts, listEvents, readBlob, reapBlobs, storeUpload } from "@/lib/db/queries";
 import { continueShared } from "@/lib/db/share-fork";

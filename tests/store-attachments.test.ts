@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import {
   artifactBytes,
   createUser,

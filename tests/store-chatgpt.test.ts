@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { importUpload } from "@/lib/db/import-upload";
 import {
   appendEvents,

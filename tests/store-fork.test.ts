@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { one } from "@/lib/db/database";
 import {
   appendEvents,
@@ -80,7 +80,7 @@ describe("fork", () => {
     await expect(loadArtifact(f.userId, fork.id, "notes.txt", 1)).rejects.toThrow();
     const forkTasks = await tasks(f.userId, fork.id);
     expect(forkTasks.map((t) => t.metadata?.kagent_invocation_id)).toEqual(["inv1"]);
-    // A shared task shows the fork's id and the stored one (lib/db/tx/log.ts).
+    // An inherited task shows the fork's id and the stored one (lib/db/tx/log.ts).
     expect(forkTasks[0].id).toBe(`${fork.id}:task-inv1`);
     expect(forkTasks[0].contextId).toBe(fork.id);
     expect(await getTask(f.userId, forkTasks[0].id)).toEqual(forkTasks[0]);
@@ -208,8 +208,8 @@ describe("fork and retries", () => {
   });
 });
 
-describe("forks share their source's rows (copy-on-write)", () => {
-  it("stores none of the shared rows, and shows them under new ids that stay the same", async () => {
+describe("forks inherit their source's rows (copy-on-write)", () => {
+  it("stores none of the inherited rows, and shows them under new ids that stay the same", async () => {
     const f = await threeTurns();
     await rewindSession(f.userId, f.sessionId, "inv3");
     const fork = await forkSession(f.userId, f.sessionId);
@@ -254,7 +254,7 @@ describe("forks share their source's rows (copy-on-write)", () => {
     expect(texts(await events(f.userId, second.id, "effective"))).toEqual(["q1", "a1", "q2", "a2", "q9"]);
   });
 
-  it("an event for an invocation a fork shares is refused, in the fork and in its source, and changes nothing", async () => {
+  it("an event for an invocation a fork inherits is refused, in the fork and in its source, and changes nothing", async () => {
     const f = await threeTurns();
     const fork = await forkSession(f.userId, f.sessionId, { invocationId: "inv3" });
     const before = [await chatView(f.userId, f.sessionId), await chatView(f.userId, fork.id)];
@@ -286,7 +286,7 @@ describe("forks share their source's rows (copy-on-write)", () => {
   });
 });
 
-describe("a turn waiting for the user's decision is copied, never shared", () => {
+describe("a turn waiting for the user's decision is copied, never inherited", () => {
   /** One finished turn, then `w`, whose task waits (as a paused tool call leaves it); `also`: events after it. */
   async function waitingChat(...also: ReturnType<typeof event>[]) {
     const f = await threeTurns();
@@ -353,7 +353,7 @@ describe("a turn waiting for the user's decision is copied, never shared", () =>
 });
 
 describe("a chain of forks", () => {
-  it("shows every shared task as <fork id>:<the id its turn was given>, however often flattening copied it", async () => {
+  it("shows every inherited task as <fork id>:<the id its turn was given>, however often flattening copied it", async () => {
     // 800 levels, a turn at each: ids that grew with every copy passed PostgreSQL's 2,704-byte index rows near 750.
     const f = await fixture();
     const given = new Map<string, string>();
@@ -411,7 +411,7 @@ function migrationUpdates(name: string) {
 }
 
 describe("a database written before forks copied waiting turns", () => {
-  it("has each waiting turn in rows a fork shares or copied in canceled, as a copy's is, and the turns no fork shares left waiting", async () => {
+  it("has each waiting turn in rows a fork inherits or copied in canceled, as a copy's is, and the turns no fork inherits left waiting", async () => {
     const waiting = (sessionId: string, inv: string) => ({
       ...completedTask(sessionId, inv),
       id: `${sessionId}-${inv}`,
@@ -436,8 +436,8 @@ describe("a database written before forks copied waiting turns", () => {
       sql`UPDATE sessions SET inherited = ${JSON.stringify([{ session: g.sessionId, from: 1, to: 1 }])} WHERE id = ${g.sessionId}`,
     );
     expect(await checkInvariants(db, [f.sessionId, g.sessionId])).toEqual([
-      `session ${f.sessionId}: turn shared waits for a decision in rows forks share`,
-      `session ${g.sessionId}: turn copied waits for a decision in rows forks share`,
+      `session ${f.sessionId}: turn shared waits for a decision in rows forks inherit`,
+      `session ${g.sessionId}: turn copied waits for a decision in rows forks inherit`,
     ]);
     for (const statement of migrationUpdates("fork_waiting_turns")) await db.run(sql.raw(statement));
     expect((await tasks(f.userId, f.sessionId)).map((t) => t.status)).toEqual([

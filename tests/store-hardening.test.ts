@@ -6,7 +6,7 @@ import { startTurn } from "@/lib/agent/runtime";
 import { conversationToChat } from "@/lib/archive/chatgpt";
 import type { ChatRecord } from "@/lib/archive/format";
 import { exportOrder } from "@/lib/db/archive-export";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { importChat } from "@/lib/db/import-chat";
 import { importUpload } from "@/lib/db/import-upload";
 import {

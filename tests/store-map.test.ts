@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { labelVersion } from "@/lib/db/labels";
 import { createUser, deleteSession, forkSession, getSession, listVersions, readTree, rewindSession, switchSession } from "@/lib/db/queries";
 import { checkInvariants } from "@/lib/db/tx/invariants";

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as health from "@/app/api/health/route";
 import type { BusMessage, TurnBus } from "@/lib/db/bus";
-import { closeDb, setDb } from "@/lib/db/client";
+import { closeDb, setDb } from "@/lib/db/connection";
 import { openPostgres } from "@/lib/db/postgres";
 import { cutByBytes, postgresBus } from "@/lib/db/postgres-bus";
 import { startPostgres, type TestPostgres } from "../scripts/test-postgres";

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { preparedGeneration } from "@/lib/db/postgres";
 import { getSession, renameSession } from "@/lib/db/queries";
 import { isStoreUnavailable } from "@/lib/errors";

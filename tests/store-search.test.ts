@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mergeGuest } from "@/lib/db/accounts";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { prepareDatabase } from "@/lib/db/prepare";
 import {
   appendEvents,

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getAgent } from "@/lib/agent/registry";
 import { startTurn } from "@/lib/agent/runtime";
 import { mergeGuest } from "@/lib/db/accounts";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { createSession, createUser } from "@/lib/db/queries";
 import { tokenDay } from "@/lib/db/tx/tokens";
 import { usageOf } from "@/lib/session/usage";

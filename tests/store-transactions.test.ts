@@ -1,7 +1,7 @@
 /** Statements a transaction sends in a batch or ahead of other work (pipelined on PostgreSQL): none outlives its transaction. */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { ahead, chained, combined, type Executor, mapped, one, run } from "@/lib/db/database";
 import { getSession } from "@/lib/db/queries";
 import { fixture } from "./helpers";

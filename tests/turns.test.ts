@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getAgent } from "@/lib/agent/registry";
 import { cancelTurn, startTurn, type TurnUpdate, watchTurn } from "@/lib/agent/runtime";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import {
   appendEvents,
   appendTurnEvents,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openingPair, tookTime, versionsOf, wordDiff } from "@/components/chat/compare-model";
+import { openingPair, tookTime, versionsOf, wordDiff } from "@/components/chat/compare/compare-model";
 import type { MapTurn } from "@/lib/session/tree";
 
 const turn = (id: string, parent: string | null, current: boolean): MapTurn => ({

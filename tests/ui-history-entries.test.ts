@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clockTime, endedBy, foldSwitches } from "@/components/chat/history-entries";
+import { clockTime, endedBy, foldSwitches } from "@/components/chat/history/history-entries";
 import type { VersionInfo } from "@/lib/db/types";
 
 const head = (marker: string | null, reason: VersionInfo["reason"]): VersionInfo => ({

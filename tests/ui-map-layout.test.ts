@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type LayoutNode, layoutTree, type Position } from "@/components/chat/map-layout";
+import { type LayoutNode, layoutTree, type Position } from "@/components/chat/map/map-layout";
 import { crossings } from "./support/crossings";
 
 /** A chat that branches: each turn is edited or regenerated now and then, old branches going on for a while. */

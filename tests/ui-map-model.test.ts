@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NODE_HEIGHT, NODE_WIDTH } from "@/components/chat/map-layout";
-import { mapGraph, openingView, READABLE_ZOOM } from "@/components/chat/map-model";
+import { NODE_HEIGHT, NODE_WIDTH } from "@/components/chat/map/map-layout";
+import { mapGraph, openingView, READABLE_ZOOM } from "@/components/chat/map/map-model";
 import { chatTree, type TreeRow } from "@/lib/session/tree";
 
 const row = (invocationId: string, parentId: string | null, firstSeq: number): TreeRow => ({

@@ -1,8 +1,8 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { loadedTasks, truncateTasks } from "@/components/chat/queries";
-import { rowsByDay } from "@/components/chat/sidebar";
-import { siblingsOf } from "@/components/chat/turn-rows";
+import { rowsByDay } from "@/components/chat/sidebar/sidebar";
+import { siblingsOf } from "@/components/chat/turn/turn-rows";
 import type { SessionSummary } from "@/lib/db/types";
 import { queryKeys } from "@/lib/query-keys";
 import type { Task } from "@/lib/task/types";

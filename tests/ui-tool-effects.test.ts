@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actedFrom, actedFromSiblingOf, actedOffPath, decisionData } from "@/components/chat/tool-effects";
+import { actedFrom, actedFromSiblingOf, actedOffPath, decisionData } from "@/components/chat/tools/tool-effects";
 import type { ChatTree } from "@/lib/session/tree";
 import type { Task } from "@/lib/task/types";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRewind, timeAgo, turnRows } from "@/components/chat/turn-rows";
+import { describeRewind, timeAgo, turnRows } from "@/components/chat/turn/turn-rows";
 import { readableError } from "@/components/ui/readable-error";
 import type { Task } from "@/lib/task/types";
 

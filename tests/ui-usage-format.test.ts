@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { factsLine, money, tokens, totalLine, turnFacts } from "@/components/chat/usage-format";
+import { factsLine, money, tokens, totalLine, turnFacts } from "@/components/chat/turn/usage-format";
 
 const usage = (total: number) => ({ prompt_token_count: total - 1, candidates_token_count: 1, total_token_count: total });
 

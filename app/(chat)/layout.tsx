@@ -1,6 +1,6 @@
-import { SidebarShell } from "@/components/chat/sidebar-shell";
+import { SidebarShell } from "@/components/chat/sidebar/sidebar-shell";
+import { currentUserId } from "@/lib/accounts/identity";
 import { currentViewer, signInOptions } from "@/lib/accounts/viewer";
-import { currentUserId } from "@/lib/auth";
 import { listSessions } from "@/lib/db/queries";
 import { CHATS_PER_PAGE } from "@/lib/query-keys";
 

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fingerprint } from "lucide-react";
 import { useState } from "react";
 import { authClient, authErrorMessage } from "@/lib/accounts/client";
+import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { FormError, Modal } from "./modal";
 
@@ -61,14 +62,14 @@ export function DevicesDialog({ open, onOpenChange }: { open: boolean; onOpenCha
   const client = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const devices = useQuery({
-    queryKey: ["account", "devices"],
+    queryKey: queryKeys.devices,
     queryFn: async () => {
       const [list, current] = await Promise.all([unwrap<Device[]>(authClient.listSessions()), unwrap(authClient.getSession())]);
       return { list, current: current?.session.token ?? null };
     },
   });
   const passkeys = useQuery({
-    queryKey: ["account", "passkeys"],
+    queryKey: queryKeys.passkeys,
     queryFn: () => unwrap<Passkey[]>(authClient.$fetch("/passkey/list-user-passkeys", { method: "GET" })),
   });
   async function act(run: () => Promise<unknown>) {
@@ -78,7 +79,7 @@ export function DevicesDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     }
-    await client.invalidateQueries({ queryKey: ["account"] });
+    await client.invalidateQueries({ queryKey: queryKeys.account });
   }
   const others = devices.data?.list.filter((d) => d.token !== devices.data?.current) ?? [];
   return (

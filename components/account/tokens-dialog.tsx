@@ -3,7 +3,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "@/lib/api/client";
-import type { ApiToken } from "@/lib/db/api-tokens";
+import type { ApiToken } from "@/lib/db/types";
+import { queryKeys } from "@/lib/query-keys";
 import { Button } from "../ui/button";
 import { CopyButton } from "../ui/copy-button";
 import { readableError } from "../ui/readable-error";
@@ -25,7 +26,7 @@ const curlExample = (token: string) => `curl -H "Authorization: Bearer ${token}"
 /** Personal API tokens: create one (shown once), see when each was last used, revoke. */
 export function TokensDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const client = useQueryClient();
-  const tokens = useQuery({ queryKey: ["account", "tokens"], queryFn: () => api<ApiToken[]>("/api/account/tokens") });
+  const tokens = useQuery({ queryKey: queryKeys.tokens, queryFn: () => api<ApiToken[]>("/api/account/tokens") });
   const [name, setName] = useState("");
   const [lifetime, setLifetime] = useState<number | null>(LIFETIMES[1].days);
   const [created, setCreated] = useState<string | null>(null);
@@ -37,7 +38,7 @@ export function TokensDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     } catch (caught) {
       setError(readableError(caught));
     }
-    await client.invalidateQueries({ queryKey: ["account", "tokens"] });
+    await client.invalidateQueries({ queryKey: queryKeys.tokens });
   }
   const create = () =>
     act(async () => {

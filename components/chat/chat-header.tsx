@@ -10,11 +10,11 @@ import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { type OpenedSheet, usePagePanel } from "../ui/use-page-dialog";
 import { ChatMenu, type HeaderPanel } from "./chat-menu";
-import { ExportMenu } from "./export-menu";
-import { HistoryPanel } from "./history-panel";
-import { MapPanel } from "./map-panel";
-import { ShareDialog } from "./share-dialog";
-import { StatePanelSheet } from "./state-panel";
+import { ExportMenu } from "./export/export-menu";
+import { HistoryPanel } from "./history/history-panel";
+import { MapPanel } from "./map/map-panel";
+import { ShareDialog } from "./share/share-dialog";
+import { StatePanelSheet } from "./state/state-panel";
 
 function RewoundToggle({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
   return (

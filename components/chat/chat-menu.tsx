@@ -6,7 +6,7 @@ import { useRef, useState } from "react";
 import { Button } from "../ui/button";
 import { focusOnMount } from "../ui/focus-on-mount";
 import { MenuItem, menuContentClass, menuItemClass } from "../ui/menu";
-import { ExportItems } from "./export-menu";
+import { ExportItems } from "./export/export-menu";
 
 /** The sheets and dialogs the chat's header opens. */
 export type HeaderPanel = "map" | "history" | "share" | "state";

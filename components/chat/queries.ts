@@ -211,3 +211,17 @@ export function useReloadChat() {
     [queryClient],
   );
 }
+
+/**
+ * Shows the version holding an invocation: the one browser path for a switch (the version pager, the map, a search
+ * hit). The JSON API, not a server action: a map click waits for it, and Next.js's action round trip answered a
+ * switch in 30–135 ms that the API answers in about 10 (docs/performance.md, "The map"). Resolves with the marker it
+ * wrote, or null when that version was shown already.
+ */
+export async function switchVersion(sessionId: string, invocationId: string): Promise<string | null> {
+  const { event } = await api<{ event: { invocation_id: string } | null }>(`/api/sessions/${encodeURIComponent(sessionId)}/switch`, {
+    method: "POST",
+    body: JSON.stringify({ invocation_id: invocationId }),
+  });
+  return event?.invocation_id ?? null;
+}

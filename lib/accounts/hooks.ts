@@ -9,7 +9,7 @@ import { defineRequestState, hasRequestState } from "@better-auth/core/context";
 import type { BetterAuthOptions } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { config } from "@/lib/config";
-import { discardSignUp, ensureAccountUser, mergeGuest, requireMergeable, spendInvite } from "@/lib/db/accounts";
+import { discardSignUp, ensureAccountUser, mergeGuest, requireMergeable, spendInvite } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { keepChallengeInCookie, restoreChallenge } from "./passkey-challenge";
 import { guestOf, requirePasskeyLimits, requireProfileLimits, requireSignupAllowed, requireStrongPassword } from "./policy";

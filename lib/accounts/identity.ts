@@ -5,11 +5,11 @@ import "server-only";
  * (only when RETRACE_TRUSTED_USER_HEADER is set), else the account of the better-auth session cookie,
  * else the guest cookie. Whatever the kind, the answer is a `users` id.
  */
-import { tokenFrom, verifyToken } from "@/lib/auth";
+import { headers } from "next/headers";
 import { config } from "@/lib/config";
-import { proxyEmail, trustedAccount } from "@/lib/db/accounts";
-import { TOKEN_PREFIX, userOfApiToken } from "@/lib/db/api-tokens";
-import { getAuth } from "./auth";
+import { proxyEmail, TOKEN_PREFIX, trustedAccount, userOfApiToken } from "@/lib/db/queries";
+import { getAuth } from "./better-auth";
+import { tokenFrom, verifyToken } from "./guest-token";
 
 export type IdentityKind = "guest" | "account" | "token" | "proxy";
 
@@ -30,7 +30,7 @@ export interface Identified {
   cookies: string[];
 }
 
-/** A session's cookies as better-auth names them over HTTPS (`__Secure-`) and over plain HTTP (lib/accounts/auth.ts). */
+/** A session's cookies as better-auth names them over HTTPS (`__Secure-`) and over plain HTTP (lib/accounts/better-auth.ts). */
 const SECURE_PREFIX = "__Secure-";
 export const SESSION_COOKIES = ["retrace.session_token", `${SECURE_PREFIX}retrace.session_token`];
 const DATA_COOKIES = ["retrace.session_data", `${SECURE_PREFIX}retrace.session_data`];
@@ -150,4 +150,9 @@ export async function identify(headers: Headers): Promise<Identified> {
   const verified = found ? await verifyToken(found.token) : null;
   const identity: Identity | null = verified ? { userId: verified.userId, kind: "guest", via: "cookie", stale: verified.stale } : null;
   return { identity, cookies: session.cookies };
+}
+
+/** For server components and server actions: the caller, whichever way it signed in. */
+export async function currentUserId(): Promise<string | null> {
+  return (await identify(await headers())).identity?.userId ?? null;
 }

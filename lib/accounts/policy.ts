@@ -4,10 +4,9 @@ import "server-only";
  * upgrades: the one whose signed token the request carries, never an id the client names.
  */
 import { APIError } from "better-auth/api";
-import { tokenFrom, verifyToken } from "@/lib/auth";
+import { tokenFrom, verifyToken } from "@/lib/accounts/guest-token";
 import { config } from "@/lib/config";
-import { hasInvite } from "@/lib/db/accounts";
-import { TOKEN_PREFIX } from "@/lib/db/api-tokens";
+import { hasInvite, TOKEN_PREFIX } from "@/lib/db/queries";
 import { isCleanText } from "@/lib/session/text";
 
 export const MIN_PASSWORD = 10;

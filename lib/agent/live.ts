@@ -4,7 +4,7 @@ import "server-only";
  * resubscribe), and stopping one wherever it runs (docs/semantics.md, "Turns").
  */
 import { randomUUID } from "node:crypto";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import { getTask, getTaskAndTurn, requestCancel, requireTask, runningTurnOf } from "@/lib/db/queries";
 import { agentNote } from "@/lib/task/convert";
 import { invocationIdOf } from "@/lib/task/metadata";

@@ -1,9 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { BusMessage } from "@/lib/db/bus";
-import { getDb } from "@/lib/db/client";
-import { beginTurn, currentState } from "@/lib/db/queries";
-import type { TurnWriter } from "@/lib/db/turn-writes";
+import { type BusMessage, getDb } from "@/lib/db/connection";
+import { beginTurn, currentState, type TurnWriter } from "@/lib/db/queries";
 import { StaleTurnError } from "@/lib/errors";
 import type { AttachmentSource } from "@/lib/session/attachments";
 import { newInvocationId, type RewindReason } from "@/lib/session/rewind";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { currentUserId } from "@/lib/auth";
+import { currentUserId } from "@/lib/accounts/identity";
 import { AppError, AuthError } from "@/lib/errors";
 import { parse } from "./handler";
 
@@ -8,8 +8,8 @@ export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string
 
 /**
  * A server action that reads like a route handler: validate → authenticate → run, with failures returned
- * (not thrown) so the client can show the server's message. Nothing is revalidated: every caller refetches
- * what it changed through React Query, the one refresh path (components/chat/queries.ts).
+ * (not thrown) so the client can show the server's message. Every caller refetches what it changed through
+ * React Query (components/chat/queries.ts); an action that makes a rendered page stale revalidates it too.
  */
 export function validatedAction<S extends z.ZodType, T>(schema: S, run: (input: z.infer<S>, userId: string) => T | Promise<T>) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => {

@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
+import { authCookie, isHttps, issueToken } from "@/lib/accounts/guest-token";
 import { type IdentityKind, identify } from "@/lib/accounts/identity";
-import { authCookie, isHttps, issueToken } from "@/lib/auth";
 import {
   AppError,
   AuthError,

@@ -6,7 +6,7 @@ import { isAppKey } from "@/lib/session/state";
 const name = z.string().trim().min(1, "Name must not be empty").max(MAX_CHAT_NAME, `Name is at most ${MAX_CHAT_NAME} characters`);
 const invocationId = z.string().min(1).max(200);
 /**
- * A JSON object whose keys are data (SPEC §4.2: `__proto__` is a name like any other), checked as a record
+ * A JSON object whose keys are data (`__proto__` is a name like any other: docs/semantics.md, "State scopes"), checked as a record
  * and kept as given: zod builds a record's output by assignment, which drops a `__proto__` key.
  */
 function dataRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V) {

@@ -1,7 +1,7 @@
 /**
  * A ChatGPT export's conversation (`conversations.json`, or one shard `conversations-NNN.json` of the newer
  * split export) as Retrace operations. Its `mapping` is a tree of messages: an edited question is a sibling
- * user message, a regenerated answer a sibling reply. Retrace keeps every branch as a version (SPEC §2.5):
+ * user message, a regenerated answer a sibling reply. Retrace keeps every branch as a version (docs/semantics.md, "Versions"):
  * each alternative becomes a sibling invocation, reached by replaying the tree — a turn, then a rewind before
  * it and its sibling — with the branch ChatGPT showed (`current_node`) visited last at every level, so it
  * ends as the head. Pure: the store applies the operations (lib/db/archive-import.ts).

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { AppError, SessionBusyError } from "@/lib/errors";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import type { Executor } from "./database";
 import { mergeBlobs } from "./tx/blobs";
 import { ROW_BYTES } from "./tx/bytes";

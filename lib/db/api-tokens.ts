@@ -6,21 +6,13 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import { getDb } from "./client";
+import { getDb } from "./connection";
+import type { ApiToken } from "./types";
 
 /** Tells a personal token from a guest JWT at a glance (and to secret scanners). */
 export const TOKEN_PREFIX = "rtk_";
 /** Recording every use would be a write per request: once an hour is enough to show "last used". */
 const TOUCH_EVERY_MS = 60 * 60 * 1000;
-
-export interface ApiToken {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-}
 
 interface TokenRow {
   id: string;

@@ -1,14 +1,14 @@
 /**
  * Reading chats out for an archive (lib/archive/format.ts). A chat's header is read in one snapshot that
- * pins its log (pieces and last seq); its attachments' bytes (a chunk per read), events, tasks and file bytes
- * then follow a page at a time, each page its own short read: the log below the pinned seq never changes, and
+ * fixes its log (pieces and last seq); its attachments' bytes (a chunk per read), events, tasks and file bytes
+ * then follow a page at a time, each page its own short read: the log below that seq never changes, and
  * no transaction stays open while a slow client downloads (on SQLite one would hold the only connection).
  */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { ArchiveBlob, ArchiveFile, ArchiveLabel, ArchiveSession, ChatRecord } from "@/lib/archive/format";
 import { parseState } from "@/lib/session/state";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import type { SessionRow } from "./rows";
 import { blobChunk, blobOf } from "./tx/blobs";
 import { eventPage, taskPage } from "./tx/export";

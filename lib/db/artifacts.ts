@@ -1,7 +1,7 @@
 /** Versioned files: session-scoped by default, `user:` files shared by the user's chats of one agent. */
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { type ArtifactRow, artifactScope, insertVersion, userScope, validateFilename } from "./tx/artifacts";
 import { blobChunk, blobOf } from "./tx/blobs";
 import { claimSession } from "./tx/claim";

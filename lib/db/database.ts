@@ -36,7 +36,7 @@ export interface Database extends Executor {
   read<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /** Messages about running turns between app instances (in-process on SQLite). */
   readonly bus: TurnBus;
-  /** The connection underneath, for a library that builds its own SQL (better-auth, lib/accounts/auth.ts). */
+  /** The connection underneath, for a library that builds its own SQL (better-auth, lib/accounts/better-auth.ts). */
   readonly driver: Driver;
   /** Applied migrations against the ones shipped, for the health route. */
   migrations(): Promise<{ applied: number; shipped: number }>;
@@ -56,13 +56,13 @@ export type Driver =
   | { kind: "postgres"; pool: pg.Pool };
 
 /** One statement as a driver sends it: read as rows, one row or rows changed, or a chain (see `chained`). */
-export type Part =
+export type BatchPart =
   | { readonly read: "all" | "one" | "run"; readonly query: SQL }
   | { readonly read: "chain"; readonly query: SQL; readonly writes: (returned: (column: string) => SQL) => SQL[] };
 
 /** Statements built before they are sent, and how their results are read, together, as one value. */
 export interface Statement<T> {
-  readonly parts: readonly Part[];
+  readonly parts: readonly BatchPart[];
   decode(results: unknown[]): T;
 }
 
@@ -134,7 +134,7 @@ export async function settled<T extends readonly unknown[] | []>(values: T): Pro
  * An executor from a driver's `send`, which must hand its statement to the connection before it returns
  * (that is what keeps a batch's order). `all`, `one` and `run` send one statement.
  */
-export function executorOf(dialect: Dialect, send: (part: Part) => Promise<unknown>): Executor {
+export function executorOf(dialect: Dialect, send: (part: BatchPart) => Promise<unknown>): Executor {
   return {
     dialect,
     async batch<T extends readonly (Statement<unknown> | null)[] | []>(statements: T) {
@@ -168,7 +168,7 @@ export async function ahead<T extends readonly (Statement<unknown> | null)[] | [
  * race to a failure) is refused instead of running outside the transaction, or inside the next one on the
  * same connection.
  */
-export function closable(send: (part: Part) => Promise<unknown>): { send: (part: Part) => Promise<unknown>; close(): void } {
+export function closable(send: (part: BatchPart) => Promise<unknown>): { send: (part: BatchPart) => Promise<unknown>; close(): void } {
   let open = true;
   return {
     async send(part) {

@@ -1,6 +1,6 @@
 /** Appending events from outside a turn, in one transaction (the append itself: tx/append.ts; reading back: history.ts). */
 import type { AdkEvent } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { appendEventsTx, lookedUp } from "./tx/append";
 import { claimRow } from "./tx/claim";
 import { lookAhead } from "./tx/layout";

@@ -4,7 +4,7 @@
  * stays as a tombstone that no query shows, holding only those rows, until no fork needs them.
  */
 import { inSpan } from "@/lib/telemetry/trace";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { forkTx } from "./tx/fork";
 import type { SessionRecord } from "./types";
 

@@ -1,6 +1,6 @@
 /** Reading the event log back: the raw log or the effective history, whole or a page at a time. */
 import type { AdkEvent } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import type { Page, PageRequest } from "./paging";
 import { readEvents } from "./tx/history";
 import { requireSession } from "./tx/sessions";

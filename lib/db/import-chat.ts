@@ -7,7 +7,7 @@
  * transaction, begin to end.
  */
 import { sql } from "drizzle-orm";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import type { Database } from "./database";
 import { summary } from "./rows";
 import { type ChatImport, dropImportPart, type ImportStep, resumeImport } from "./tx/import-lease";

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { TurnLabel } from "@/lib/session/tree";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { labelBytes } from "./tx/bytes";
 import { requireTurn } from "./tx/layout";
 import { requireSession } from "./tx/sessions";

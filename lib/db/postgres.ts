@@ -6,7 +6,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { closable, type Database, type Executor, executorOf, type Part, postgresDialect, settled } from "./database";
+import { type BatchPart, closable, type Database, type Executor, executorOf, postgresDialect, settled } from "./database";
 import { postgresBus } from "./postgres-bus";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "postgres");
@@ -56,7 +56,7 @@ function senderOn(client: Queryable, inTransaction: boolean) {
     // A statement on its own can run again at once under its new name; in a transaction, the transaction does.
     return inTransaction ? run() : run().catch((error) => (preparesAgain(error) ? run() : Promise.reject(error)));
   };
-  return async (part: Part): Promise<unknown> => {
+  return async (part: BatchPart): Promise<unknown> => {
     if (part.read !== "chain") {
       const result = await query(part.query);
       return part.read === "run" ? (result.rowCount ?? 0) : part.read === "one" ? result.rows[0] : result.rows;

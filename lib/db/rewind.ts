@@ -3,7 +3,7 @@
 import type { RewindReason } from "@/lib/session/rewind";
 import type { Task } from "@/lib/task/types";
 import { inSpan } from "@/lib/telemetry/trace";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { claimRow, claimSession } from "./tx/claim";
 import { rewindTx } from "./tx/rewind";
 import { requireSession, sessionOf, sessionRecord } from "./tx/sessions";

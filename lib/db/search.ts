@@ -6,7 +6,7 @@
  */
 import { ValidationError } from "@/lib/errors";
 import { MAX_QUERY_WORDS, parseQuery } from "@/lib/session/search-text";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import type { Page } from "./paging";
 import { searchTx } from "./tx/search";
 import type { SearchHit } from "./types";

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { NotFoundError, WrongAgentError } from "@/lib/errors";
 import type { State } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { decodeCursor, type Page, type PageRequest, pageOf } from "./paging";
 import { type SessionRow, summary } from "./rows";
 import { releaseBlobs } from "./tx/blobs";

@@ -2,7 +2,7 @@
  * "Continue from here" on a share link: a new chat of the viewer's, holding the shared version — its turns,
  * its state, and its files when the link shares them — in one transaction. It crosses users, so it copies
  * (a fork of one's own chat shares rows, lib/db/tx/log.ts; another user's rows are never shared) exactly what
- * the link shows (lib/archive/shared-turns.ts): never rewound turns, other branches, `user:` state, or parts
+ * the link shows (lib/session/share-view.ts): never rewound turns, other branches, `user:` state, or parts
  * and fields the page does not show.
  * The copy is charged to the viewer's quota and has no lineage (the source is not theirs to see). An attachment's
  * bytes become the viewer's own blob, copied inside the database (nothing when they have those bytes already).
@@ -13,7 +13,7 @@ import { NotFoundError } from "@/lib/errors";
 import { attachmentOf, attachmentPart } from "@/lib/session/attachments";
 import { scopeOf } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta, State } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { parseJson, type SessionRow, summary } from "./rows";
 import { appendEventsTx } from "./tx/append";
 import { insertVersion } from "./tx/artifacts";

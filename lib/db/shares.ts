@@ -1,5 +1,5 @@
 /**
- * Share links (docs/api.md, "Share links"): a read-only link to one version of a chat. The link pins the
+ * Share links (docs/api.md, "Share links"): a read-only link to one version of a chat. The link fixes the
  * chat's log up to its last seq when shared — the log is append-only, so the effective history of that
  * prefix is that version forever, whatever the chat does next. Only the token's hash is stored; revoking
  * deletes the row, and every view reads the database, so a revoked link is gone on every instance at once.
@@ -8,21 +8,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { blobOf } from "./tx/blobs";
 import { ROW_BYTES } from "./tx/bytes";
 import { claimSession } from "./tx/claim";
-import { charge } from "./tx/import";
 import { requireSession } from "./tx/sessions";
 import { hashOf, readShared, type SharedVersion, type ShareRow } from "./tx/shares";
-import { chargeBytes } from "./tx/users";
-
-export interface ShareInfo {
-  id: string;
-  created_at: string;
-  include_tools: boolean;
-  include_files: boolean;
-}
+import { charge, chargeInBatch } from "./tx/users";
+import type { ShareInfo } from "./types";
 
 const shareBytes = (row: { id: string; token_hash: string; name: string }) =>
   ROW_BYTES + Buffer.byteLength(row.id) + Buffer.byteLength(row.token_hash) + Buffer.byteLength(row.name);
@@ -69,7 +62,7 @@ export async function revokeShare(userId: string, sessionId: string, shareId: st
     const gone = await tx.all<{ id: string; token_hash: string; name: string }>(sql`
       DELETE FROM share_links WHERE id = ${shareId} AND session_id = ${row.id} RETURNING id, token_hash, name`);
     if (gone.length === 0) throw new NotFoundError("Share link not found");
-    await tx.batch(chargeBytes(row, -shareBytes(gone[0])));
+    await tx.batch(chargeInBatch(row, -shareBytes(gone[0])));
   });
 }
 

@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { localBus } from "./bus";
-import { closable, type Database, type Driver, type Executor, executorOf, type Part, sqliteDialect } from "./database";
+import { type BatchPart, closable, type Database, type Driver, type Executor, executorOf, sqliteDialect } from "./database";
 import { checkpointer, MAIN_CHECKPOINT_PAGES } from "./sqlite-checkpoints";
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "sqlite");
@@ -57,7 +57,7 @@ export function openSqlite(file: string): Database {
     return { statement, params: bindable(params) };
   };
   // Synchronous: a statement has run by the time `send` returns, so a batch runs in its order, a chain's writes included.
-  const exec = (part: Part): unknown => {
+  const exec = (part: BatchPart): unknown => {
     const { statement, params } = prepare(part.query);
     if (part.read === "one") return statement.get(...params);
     if (part.read === "run") return statement.reader ? statement.all(...params).length : statement.run(...params).changes;
@@ -66,7 +66,7 @@ export function openSqlite(file: string): Database {
       for (const write of part.writes((column) => sql`${rows[0]?.[column] ?? null}`)) exec({ read: "run", query: write });
     return rows;
   };
-  const send = async (part: Part) => exec(part);
+  const send = async (part: BatchPart) => exec(part);
   const executor = executorOf(sqliteDialect, send);
   const serialise = serialiser();
   const transaction =

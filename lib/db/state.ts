@@ -3,9 +3,9 @@ import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import { parseState, stateOf } from "@/lib/session/state";
 import type { State, StateDelta } from "@/lib/session/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { parseJson } from "./rows";
-import { withShared, writeAppState } from "./tx/state";
+import { withScopedKeys, writeAppState } from "./tx/state";
 
 /**
  * The merged state of the user's session (404 when it is not theirs), as a running turn's tools read
@@ -22,7 +22,7 @@ export async function currentState(userId: string, sessionId: string): Promise<S
     SELECT 2, u.key, u.value FROM user_state u JOIN sessions s ON u.user_id = s.user_id AND u.agent = s.agent WHERE ${mine}
     ORDER BY scope`);
   if (rows[0]?.scope !== 0) throw new NotFoundError("Session not found");
-  return { ...withShared(parseState(rows[0].value), rows.slice(1) as { key: string; value: string }[]) };
+  return { ...withScopedKeys(parseState(rows[0].value), rows.slice(1) as { key: string; value: string }[]) };
 }
 
 /** The operator route: app-wide state of one agent changed; answers the agent's whole app state. */

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { NotFoundError } from "@/lib/errors";
 import type { Task } from "@/lib/task/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { chained, type Executor } from "./database";
 import type { Page, PageRequest } from "./paging";
 import { runningTaskId, type SessionRow } from "./rows";

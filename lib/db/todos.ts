@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { ValidationError } from "@/lib/errors";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { ensureUser, lockUser } from "./tx/users";
 
 /** A user's list holds at most this many todos, of at most TODO_LENGTH characters: it is not charged to the byte quota. */

@@ -4,7 +4,7 @@
  * the log through its pieces, the labels and forks by the chat's id.
  */
 import type { ChatTree } from "@/lib/session/tree";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { requireSession } from "./tx/sessions";
 import { treeOf } from "./tx/tree";
 

@@ -10,7 +10,7 @@ import { parseState } from "@/lib/session/state";
 import type { AdkEvent, State } from "@/lib/session/types";
 import type { InvocationNode } from "@/lib/session/versions";
 import type { Task } from "@/lib/task/types";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { type Executor, one, run, ahead as sentAhead } from "./database";
 import type { SessionRow } from "./rows";
 import { appendEventsTx, LOG_COLUMNS, type LogCursor, type LogRow, lookedUp } from "./tx/append";

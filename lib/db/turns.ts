@@ -4,7 +4,7 @@
  */
 
 import { sql } from "drizzle-orm";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { runningTaskId, type SessionRow } from "./rows";
 import { closeAbandoned, renewLease } from "./tx/claim";
 import { sessionOfTask } from "./tx/tasks";

@@ -76,3 +76,21 @@ export interface UploadInfo {
   /** Attach it to a message before then; unattached, it is gone after. */
   expires_at: string;
 }
+
+/** A personal API token as its owner sees it: never the token itself, shown once when created. */
+export interface ApiToken {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+/** A share link as its chat's owner sees it: never the token, shown once when created. */
+export interface ShareInfo {
+  id: string;
+  created_at: string;
+  include_tools: boolean;
+  include_files: boolean;
+}

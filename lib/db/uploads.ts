@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { config } from "@/lib/config";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { readableSize } from "@/lib/session/attachments";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import type { Database } from "./database";
 import { validateFilename } from "./tx/artifacts";
 import { addChunk, beginBlob, blobChunk, CHUNK_BYTES, dropBlobPart, expiredBlobs, finishBlob } from "./tx/blobs";

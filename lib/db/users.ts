@@ -1,7 +1,7 @@
 /** Users: guests are created on demand; each carries the activity counter and byte count of its chats. */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 
 export async function createUser(): Promise<string> {
   const id = randomUUID();

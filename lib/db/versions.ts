@@ -1,7 +1,7 @@
 /** Versions (docs/semantics.md): siblings of a turn, the chat's heads, switching between branches. */
 import type { Task } from "@/lib/task/types";
 import { inSpan } from "@/lib/telemetry/trace";
-import { getDb } from "./client";
+import { getDb } from "./connection";
 import { claimSession } from "./tx/claim";
 import { switchTx } from "./tx/rewind";
 import { requireSession, sessionRecord } from "./tx/sessions";

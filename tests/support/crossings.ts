@@ -1,4 +1,4 @@
-import { NODE_HEIGHT, NODE_WIDTH, type Position } from "@/components/chat/map-layout";
+import { NODE_HEIGHT, NODE_WIDTH, type Position } from "@/components/chat/map/map-layout";
 
 /**
  * Pairs of the map's edges whose straight segments (parent's bottom centre → child's top centre) cross;

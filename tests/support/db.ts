@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 import type { Executor } from "@/lib/db/database";
 
 /**

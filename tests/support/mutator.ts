@@ -4,7 +4,7 @@
  * after its transaction commits, then "done". Used by the concurrency and crash tests.
  * Usage: node --import tsx --import ./scripts/server-context.mjs tests/support/mutator.ts <userId> <sessionId> <operations|forever>
  */
-import { closeDb } from "@/lib/db/client";
+import { closeDb } from "@/lib/db/connection";
 import { appendEvents, deleteSession, forkSession, listEvents, rewindSession, saveArtifact, saveTask } from "@/lib/db/queries";
 import { ValidationError } from "@/lib/errors";
 import { newInvocationId } from "@/lib/session/rewind";

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setDb } from "@/lib/db/client";
+import { setDb } from "@/lib/db/connection";
 import { createSession, createUser } from "@/lib/db/queries";
 import { openSqlite } from "@/lib/db/sqlite";
 

@@ -1,10 +1,10 @@
-import { OIDC_PROVIDER } from "@/lib/accounts/auth";
+import { OIDC_PROVIDER } from "@/lib/accounts/better-auth";
+import { AUTH_COOKIE } from "@/lib/accounts/guest-token";
 import { forgetAccount } from "@/lib/accounts/identity";
 import { deleteAccountInput } from "@/lib/accounts/schemas";
 import { handler, readInput } from "@/lib/api/handler";
-import { AUTH_COOKIE } from "@/lib/auth";
 import { config } from "@/lib/config";
-import { accountProfile, deleteAccount } from "@/lib/db/accounts";
+import { accountProfile, deleteAccount } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 
 /** Who the caller is, and how people sign in here (what the sign-in dialog offers). */

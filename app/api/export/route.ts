@@ -2,7 +2,7 @@ import { handler } from "@/lib/api/handler";
 import { attachment, textStream } from "@/lib/api/stream";
 import type { ChatRecord } from "@/lib/archive/format";
 import { archiveText } from "@/lib/archive/writer";
-import { chatRecords, exportOrder } from "@/lib/db/archive-export";
+import { chatRecords, exportOrder } from "@/lib/db/queries";
 import { NotFoundError } from "@/lib/errors";
 
 /** A chat deleted while the archive streams is left out rather than ending the download. */

@@ -1,5 +1,5 @@
 import { json } from "@/lib/api/handler";
-import { getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/connection";
 
 /**
  * For load balancers: 200 when the database answers, every shipped migration is applied and this instance

@@ -1,7 +1,7 @@
 import { listAgents } from "@/lib/agent/registry";
 import { handler, readQuery } from "@/lib/api/handler";
 import { importQuery } from "@/lib/api/schemas";
-import { importUpload } from "@/lib/db/import-upload";
+import { importUpload } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 import { DEMO_AGENT } from "@/lib/session/names";
 

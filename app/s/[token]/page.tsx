@@ -4,8 +4,8 @@ import { cache } from "react";
 import { SharedChat } from "@/components/shared/shared-chat";
 import { currentViewer, signInOptions } from "@/lib/accounts/viewer";
 import { shareToken } from "@/lib/api/schemas";
-import { sharedTurns } from "@/lib/archive/shared-turns";
-import { sharedVersion } from "@/lib/db/shares";
+import { sharedVersion } from "@/lib/db/queries";
+import { sharedTurns } from "@/lib/session/share-view";
 
 /** Read on every request: a revoked link must be gone at once, on every instance. */
 export const dynamic = "force-dynamic";

@@ -1,8 +1,7 @@
 import "server-only";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { addTodo, listTodos, MAX_TODOS, removeTodo, TODO_LENGTH } from "@/lib/db/queries";
-import type { Todo } from "@/lib/db/todos";
+import { addTodo, listTodos, MAX_TODOS, removeTodo, TODO_LENGTH, type Todo } from "@/lib/db/queries";
 
 /** The request metadata key naming whose list a call is on: only the app's own in-process client reaches this server. */
 export const USER_META = "retrace/user";

@@ -34,9 +34,9 @@ export const sessions = sqliteTable(
     tailSeq: integer("tail_seq").notNull().default(0),
     forkedFromSessionId: text("forked_from_session_id"),
     forkedBeforeInvocationId: text("forked_before_invocation_id"),
-    /** A fork's pieces of other sessions' logs below its boundary, JSON (lib/db/tx/log.ts): shared, not copied. */
+    /** A fork's pieces of other sessions' logs below its boundary, JSON (lib/db/tx/log.ts): inherited, not copied. */
     inherited: text("inherited"),
-    /** The highest seq of this session's own rows that a fork shares: those rows never change again. */
+    /** The highest seq of this session's own rows that a fork inherits: those rows never change again. */
     sharedUntil: integer("shared_until").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),

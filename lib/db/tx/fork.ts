@@ -2,8 +2,6 @@
 
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { config } from "@/lib/config";
-import { QuotaExceededError } from "@/lib/errors";
 import { forkName } from "@/lib/session/names";
 import { parseState } from "@/lib/session/state";
 import { tailOf } from "@/lib/session/versions";
@@ -20,6 +18,7 @@ import {
   flatten,
   givenTaskIdSql,
   inheritedBelow,
+  inheritedTaskIdPrefix,
   inPiece,
   inPieces,
   joined,
@@ -27,14 +26,13 @@ import {
   logOf,
   ownFrom,
   type Piece,
-  sharedTaskIdPrefix,
 } from "./log";
 import { recordedArtifacts } from "./rewind";
 import { indexStoredRows } from "./search-index";
-import { chatsOf, liveOf, sessionRecord } from "./sessions";
+import { liveOf, roomForChat, sessionRecord } from "./sessions";
 import { stateBefore } from "./state";
 import { copiedStatus, waitingTask } from "./tasks";
-import { lockUser, touchUser } from "./users";
+import { touchUser } from "./users";
 
 /** Copies the rows of `piece` (another session's) into the fork `forkId` under the ids the fork shows for them, indexed as the fork's. */
 async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Piece) {
@@ -56,20 +54,20 @@ async function copyPiece(tx: Executor, forkId: string, userId: string, piece: Pi
   await tx.run(sql`
     INSERT INTO invocations (session_id, invocation_id, first_seq, last_seq, after_invocation_id, depth, is_marker, task_id, message_id, task)
     SELECT ${forkId}, invocation_id, first_seq, CASE WHEN last_seq > ${piece.to} THEN ${piece.to} ELSE last_seq END, after_invocation_id,
-      depth, is_marker, CASE WHEN task_id IS NULL THEN NULL ELSE ${sharedTaskIdPrefix(log)} || ${givenTaskIdSql(piece.session)} END, NULL, task
+      depth, is_marker, CASE WHEN task_id IS NULL THEN NULL ELSE ${inheritedTaskIdPrefix(log)} || ${givenTaskIdSql(piece.session)} END, NULL, task
     FROM invocations WHERE ${inPiece(piece, "first_seq")}`);
   await tx.run(sql`
     INSERT INTO state_checkpoints (session_id, seq, state) SELECT ${forkId}, seq, state FROM state_checkpoints WHERE ${inPiece(piece)}`);
 }
 
 /**
- * The first seq of the source's rows below `boundary` that a fork must copy instead of sharing (`boundary` when it
- * shares them all): a turn waiting for the user's decision, rewound or not (an Undo makes it the chat's last again),
- * would be frozen in the source by sharing, since shared rows never change. From its first event on, then, or from
+ * The first seq of the source's rows below `boundary` that a fork must copy instead of inheriting (`boundary` when it
+ * inherits them all): a turn waiting for the user's decision, rewound or not (an Undo makes it the chat's last again),
+ * would be frozen in the source by inheriting, since inherited rows never change. From its first event on, then, or from
  * the first event of any invocation with an event there, so each invocation stays stored in one place.
  */
-async function firstUnshared(tx: Executor, source: SessionRow, log: Log, boundary: number): Promise<number> {
-  // Only the source's own rows: those it reads of other chats are shared already, and never wait.
+async function firstCopied(tx: Executor, source: SessionRow, log: Log, boundary: number): Promise<number> {
+  // Only the source's own rows: those it reads of other chats are inherited already, and never wait.
   const waiting = await tx.one<{ first_seq: number }>(sql`
     SELECT first_seq FROM invocations
     WHERE session_id = ${source.id} AND first_seq >= ${ownFrom(log)} AND first_seq < ${boundary} AND ${waitingTask(tx)}
@@ -151,17 +149,15 @@ export async function forkTx(
   input: { invocationId?: string; name?: string },
 ): Promise<SessionRecord> {
   const source = await claimSession(tx, userId, sessionId);
-  await tx.batch([lockUser(tx.dialect, userId)]);
-  const count = await tx.one<{ n: number }>(sql`SELECT COUNT(*) AS n FROM sessions WHERE ${chatsOf(userId)}`);
-  if (Number(count?.n) >= config().limits.sessions) throw new QuotaExceededError(`more than ${config().limits.sessions} chats`);
+  await tx.batch([roomForChat(tx.dialect, userId)]);
   const log = logOf(source);
   const boundary = input.invocationId ? await requireBoundary(tx, log, input.invocationId) : source.last_seq + 1;
-  const unshared = await firstUnshared(tx, source, log, boundary);
+  const copyFrom = await firstCopied(tx, source, log, boundary);
   // From now on the source's rows below that are the fork's too: they never change again.
-  await tx.run(sql`UPDATE sessions SET shared_until = ${unshared - 1} WHERE id = ${source.id} AND shared_until < ${unshared - 1}`);
+  await tx.run(sql`UPDATE sessions SET shared_until = ${copyFrom - 1} WHERE id = ${source.id} AND shared_until < ${copyFrom - 1}`);
   const state = input.invocationId ? await stateBefore(tx, source, boundary) : parseState(source.state);
   const id = randomUUID();
-  const { pieces: inherited, copy } = flatten(inheritedBelow(log, unshared), id);
+  const { pieces: inherited, copy } = flatten(inheritedBelow(log, copyFrom), id);
   const now = Date.now();
   const row = (await tx.one<SessionRow>(sql`
     INSERT INTO sessions (id, user_id, agent, name, named_by_user, state, initial_state, last_seq, tail_seq,
@@ -171,13 +167,13 @@ export async function forkTx(
       ${inherited.length ? JSON.stringify(inherited) : null}, ${now}, ${now})
     RETURNING *`)) as SessionRow;
   for (const piece of copy) await copyPiece(tx, id, userId, piece);
-  const own: Piece = { session: id, from: unshared, to: boundary - 1 };
-  if (unshared < boundary) await copyOwn(tx, id, userId, { ...own, session: source.id });
+  const own: Piece = { session: id, from: copyFrom, to: boundary - 1 };
+  if (copyFrom < boundary) await copyOwn(tx, id, userId, { ...own, session: source.id });
   // A fork is charged for the rows it reads of other chats as if copied: they stay on disk while it does.
   const versions = input.invocationId ? (await recordedArtifacts(tx, source, boundary)).before : null;
   const bytes =
     sessionBytes(row.state, row.initial_state, row.inherited) +
-    (await piecesBytes(tx, unshared < boundary ? [...inherited, own] : inherited)) +
+    (await piecesBytes(tx, copyFrom < boundary ? [...inherited, own] : inherited)) +
     (await copyArtifacts(tx, source.id, id, versions));
   const activity = await touchUser(tx, userId, bytes);
   const tail = tailOf(boundary - 1, await markerLinks(tx, logOf(row)));

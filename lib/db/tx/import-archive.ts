@@ -16,8 +16,9 @@ import type { AdkEvent, State } from "@/lib/session/types";
 import type { SessionRow } from "../rows";
 import { appendEventsTx } from "./append";
 import { type ImportedChunk, importChunk } from "./blobs";
-import { archiveRules, charge, clean, freshRow, insertFile, insertLabel, insertTask, millis } from "./import";
+import { archiveRules, clean, freshRow, insertFile, insertLabel, insertTask, millis } from "./import";
 import { beginImport, type ChatImport, finishImport, type ImportStep, STEP_BYTES, STEP_RECORDS } from "./import-lease";
+import { charge } from "./users";
 
 /** What the import of one archive shares between its chats. */
 export interface ImportContext {

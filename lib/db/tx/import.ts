@@ -15,7 +15,7 @@ import { invocationNode } from "./layout";
 import { inPieces, logOf, piecesIn } from "./log";
 import type { SharedVersion } from "./shares";
 import { copiedStatus, storeTaskTx, taskColumns } from "./tasks";
-import { touchUser } from "./users";
+import { charge } from "./users";
 
 export function clean(text: string, what: string): string {
   if (!isCleanText(text)) throw new ValidationError(`${what} contains a NUL character or an unpaired surrogate`);
@@ -25,13 +25,6 @@ export function clean(text: string, what: string): string {
 /** The session's row as it is now (after an append, a rewind). */
 export async function freshRow(tx: Executor, id: string): Promise<SessionRow> {
   return (await tx.one<SessionRow>(sql`SELECT * FROM sessions WHERE id = ${id}`)) as SessionRow;
-}
-
-/** Bytes written outside an append, charged to the chat and (quota-checked) its owner. */
-export async function charge(tx: Executor, row: Pick<SessionRow, "id" | "user_id">, bytes: number) {
-  if (bytes === 0) return;
-  await touchUser(tx, row.user_id, bytes);
-  await tx.run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`);
 }
 
 /**

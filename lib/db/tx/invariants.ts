@@ -40,7 +40,7 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
       if (s.import_lease_until !== null) continue;
       if (s.deleted_at === null) await checkSession(tx, s, problems);
       else await checkTombstone(tx, s, sessions, problems);
-      await checkNoneWaitsShared(tx, s, problems);
+      await checkNoneWaitsInherited(tx, s, problems);
       if (s.search_indexed) await checkSearchRows(tx, s, problems);
     }
     if (tx.dialect.name === "sqlite" && !only) {
@@ -58,12 +58,12 @@ export async function checkInvariants(db: Database, only?: string[]): Promise<st
   });
 }
 
-/** A turn waiting for a decision is never in rows forks share (they copy it): it could be decided nowhere (lib/db/tx/fork.ts). */
-async function checkNoneWaitsShared(tx: Executor, s: SessionRow, problems: string[]) {
-  const shared = Math.max(Number(s.shared_until), ownFrom(logOf(s)) - 1);
+/** A turn waiting for a decision is never in rows forks inherit (they copy it): it could be decided nowhere (lib/db/tx/fork.ts). */
+async function checkNoneWaitsInherited(tx: Executor, s: SessionRow, problems: string[]) {
+  const inherited = Math.max(Number(s.shared_until), ownFrom(logOf(s)) - 1);
   const frozen = await tx.all<{ invocation_id: string }>(sql`
-    SELECT invocation_id FROM invocations WHERE session_id = ${s.id} AND first_seq <= ${shared} AND ${waitingTask(tx)}`);
-  for (const f of frozen) problems.push(`session ${s.id}: turn ${f.invocation_id} waits for a decision in rows forks share`);
+    SELECT invocation_id FROM invocations WHERE session_id = ${s.id} AND first_seq <= ${inherited} AND ${waitingTask(tx)}`);
+  for (const f of frozen) problems.push(`session ${s.id}: turn ${f.invocation_id} waits for a decision in rows forks inherit`);
 }
 
 /** A deleted chat kept for its forks: live chats read it, and it holds only rows they read. */

@@ -1,8 +1,8 @@
 /**
- * A session's log as the rows that hold it. A fork shares its source's rows below its boundary instead
+ * A session's log as the rows that hold it. A fork inherits its source's rows below its boundary instead
  * of copying them (copy-on-write): `sessions.inherited` lists the pieces it reads from other sessions,
- * and every seq from its boundary on is its own. Shared rows show the fork new event and task ids,
- * derived from the stored ones, as SPEC §2.3 asks of a copy (docs/semantics.md, "Forks").
+ * and every seq from its boundary on is its own. Inherited rows show the fork new event and task ids,
+ * derived from the stored ones, as a copy would have (docs/semantics.md, "Fork").
  */
 import { createHash } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
@@ -84,7 +84,7 @@ export function piecesIn(log: Log, [from, to]: Segment): Piece[] {
 export const pieceAt = (log: Log, seq: number) => piecesIn(log, [seq, seq])[0];
 
 /**
- * An invocation's last seq as the log shows it: a shared invocation may have gone on in its source after
+ * An invocation's last seq as the log shows it: an inherited invocation may have gone on in its source after
  * the fork's boundary (events of X, Y, X; a fork before Y), and the fork holds only what came before.
  */
 export function lastSeqIn(log: Log, firstSeq: number, lastSeq: number): number {
@@ -118,7 +118,7 @@ export function inPieces(pieces: Piece[], column = "seq", alias = "", bounds: Bo
   )})`;
 }
 
-/** The id the log shows for an event stored under `session`: a shared row's is derived, stable and new. */
+/** The id the log shows for an event stored under `session`: an inherited row's is derived, stable and new. */
 export function eventIdIn(log: Log, session: string, id: string): string {
   if (session === log.id) return id;
   // The storing session too: clients choose event ids, so two pieces may hold the same one.
@@ -129,8 +129,8 @@ export function eventIdIn(log: Log, session: string, id: string): string {
 
 const TASK_ID_SEPARATOR = ":";
 
-/** What the log puts before a shared task's id. */
-export const sharedTaskIdPrefix = (log: Log) => `${log.id}${TASK_ID_SEPARATOR}`;
+/** What the log puts before an inherited task's id. */
+export const inheritedTaskIdPrefix = (log: Log) => `${log.id}${TASK_ID_SEPARATOR}`;
 
 /**
  * The id a task stored under `session` was given when its turn ran: a fork that copied the row in (`flatten`)
@@ -147,12 +147,12 @@ export const givenTaskIdSql = (session: string) => {
   return sql`CASE WHEN substr(task_id, 1, ${prefix.length}) = ${prefix} THEN substr(task_id, ${prefix.length + 1}) ELSE task_id END`;
 };
 
-/** The id the log shows for a task stored under `session`: a shared task's is the fork's id and the id it was given. */
+/** The id the log shows for a task stored under `session`: an inherited task's is the fork's id and the id it was given. */
 export function taskIdIn(log: Log, session: string, id: string): string {
-  return session === log.id ? id : `${sharedTaskIdPrefix(log)}${givenTaskId(session, id)}`;
+  return session === log.id ? id : `${inheritedTaskIdPrefix(log)}${givenTaskId(session, id)}`;
 }
 
-/** A shared task's id split into the fork that shows it and the id the task was given; null for any other id. */
+/** An inherited task's id split into the fork that shows it and the id the task was given; null for any other id. */
 export function splitTaskId(id: string): { session: string; given: string } | null {
   const at = id.indexOf(TASK_ID_SEPARATOR);
   return at > 0 ? { session: id.slice(0, at), given: id.slice(at + 1) } : null;

@@ -16,7 +16,7 @@ import { applyScopedDelta, mergedState } from "./state";
 import { ensureUser, lockUser, touchUser } from "./users";
 
 /** The chats the user has or is importing, which the chat quota counts: a deleted chat that forks still read (a tombstone, lib/db/forks.ts) is not one. */
-export const chatsOf = (userId: string) => sql`user_id = ${userId} AND deleted_at IS NULL`;
+const chatsOf = (userId: string) => sql`user_id = ${userId} AND deleted_at IS NULL`;
 
 /** The user's chats, as every read shows them: a chat an upload is still writing (lib/db/import-chat.ts) is nobody's to see yet. */
 export const liveOf = (userId: string) => sql`${chatsOf(userId)} AND import_lease_until IS NULL`;

@@ -1,10 +1,10 @@
 /** A share link's version of a chat as its viewer reads it. */
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { sharedEvent } from "@/lib/archive/shared-turns";
 import { attachmentsOf } from "@/lib/session/attachments";
 import { walkRewinds } from "@/lib/session/effective-history";
 import { recordedVersions } from "@/lib/session/rewind";
+import { sharedEvent } from "@/lib/session/share-view";
 import { USER_PREFIX } from "@/lib/session/state";
 import type { AdkEvent, ArtifactDelta } from "@/lib/session/types";
 import type { Executor } from "../database";
@@ -18,7 +18,7 @@ export interface SharedVersion {
   name: string;
   agent: string;
   sharedAt: string;
-  /** What of the events the link shows (lib/archive/shared-turns.ts). */
+  /** What of the events the link shows (lib/session/share-view.ts). */
   events: AdkEvent[];
   /** The chat's session files in that version (when shared), newest version of each. */
   files: Map<string, number>;

@@ -12,15 +12,16 @@ export const CHECKPOINT_EVERY = 256;
 
 /** ADK's merged view of a session's state: its own keys, then the `app:` and `user:` keys that apply. */
 export async function mergedState(tx: Executor, row: SessionRow): Promise<State> {
-  const shared = await tx.all<{ key: string; value: string }>(sql`
+  const scoped = await tx.all<{ key: string; value: string }>(sql`
     SELECT key, value FROM app_state WHERE agent = ${row.agent}
     UNION ALL
     SELECT key, value FROM user_state WHERE user_id = ${row.user_id} AND agent = ${row.agent}`);
-  return withShared(parseState(row.state), shared);
+  return withScopedKeys(parseState(row.state), scoped);
 }
 
-export function withShared(state: State, shared: { key: string; value: string }[]): State {
-  for (const { key, value } of shared) state[key] = parseJson(value);
+/** A session's own state with the `app:` and `user:` keys that apply laid over it. */
+export function withScopedKeys(state: State, scoped: { key: string; value: string }[]): State {
+  for (const { key, value } of scoped) state[key] = parseJson(value);
   return state;
 }
 

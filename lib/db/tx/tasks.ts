@@ -8,7 +8,7 @@ import type { SessionRow } from "../rows";
 import { taskBytes } from "./bytes";
 import { logOf } from "./log";
 import { assemble, findTask, TASK_COLUMNS, type TaskRow } from "./task-reads";
-import { chargeBytes } from "./users";
+import { chargeInBatch } from "./users";
 
 function storedForm(task: Task): string {
   return JSON.stringify({ status: task.status, metadata: task.metadata, ...(task.artifacts ? { artifacts: task.artifacts } : {}) });
@@ -55,7 +55,7 @@ export const storeTask = (row: Pick<SessionRow, "id" | "shared_until">, task: Ta
 
 /** `storeTaskTx`, its bytes charged to the chat and its owner. */
 export async function saveTaskTx(tx: Executor, row: Pick<SessionRow, "id" | "user_id" | "shared_until">, task: Task, messageId?: string) {
-  const [saved] = await tx.batch([storeTask(row, task, messageId), ...chargeBytes(row, taskColumns(task, messageId).bytes)]);
+  const [saved] = await tx.batch([storeTask(row, task, messageId), ...chargeInBatch(row, taskColumns(task, messageId).bytes)]);
   if (saved === 0) throw taskRefused(task);
 }
 

@@ -57,9 +57,21 @@ export function checkQuota(userId: string, touched: UserTouched | undefined, byt
   if (bytes > 0 && touched.stored_bytes > limit) throw new QuotaExceededError(`more than ${limit} bytes stored`);
 }
 
-/** Charges bytes a write stored in a chat outside an append (a task, say) to the chat and its owner. */
-export const chargeBytes = (row: { id: string; user_id: string }, bytes: number) => [
-  run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.id}`),
+const chargeChat = (id: string, bytes: number) => run(sql`UPDATE sessions SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${id}`);
+
+/**
+ * Bytes a write stored in a chat outside an append (a file, a share link, an imported task), charged to the chat
+ * and its owner, whose quota may refuse them (the owner's clock moves, as with any write of theirs).
+ */
+export async function charge(tx: Executor, row: { id: string; user_id: string }, bytes: number) {
+  if (bytes === 0) return;
+  await touchUser(tx, row.user_id, bytes);
+  await tx.batch([chargeChat(row.id, bytes)]);
+}
+
+/** `charge`'s statements for a batch, unchecked: for what may not be refused (a running turn's task) and refunds. */
+export const chargeInBatch = (row: { id: string; user_id: string }, bytes: number) => [
+  chargeChat(row.id, bytes),
   run(sql`UPDATE users SET stored_bytes = stored_bytes + ${bytes} WHERE id = ${row.user_id}`),
 ];
 

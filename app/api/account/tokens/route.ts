@@ -1,6 +1,6 @@
 import { createTokenInput } from "@/lib/accounts/schemas";
 import { handler, readInput } from "@/lib/api/handler";
-import { createApiToken, listApiTokens } from "@/lib/db/api-tokens";
+import { createApiToken, listApiTokens } from "@/lib/db/queries";
 import { AppError } from "@/lib/errors";
 
 /** Personal API tokens belong to accounts; a guest has its own Bearer token already. */

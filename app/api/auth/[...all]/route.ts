@@ -1,9 +1,9 @@
-import { getAuth } from "@/lib/accounts/auth";
+import { getAuth } from "@/lib/accounts/better-auth";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "@/lib/accounts/client-address";
+import { AUTH_COOKIE, isHttps } from "@/lib/accounts/guest-token";
 import { ACCOUNT_COOKIES } from "@/lib/accounts/identity";
 import { errorResponse, ownOrigin, readBytes, refuseForeignOrigin, requireJsonType } from "@/lib/api/handler";
 import { assertCleanText, assertJsonText } from "@/lib/api/json-text";
-import { AUTH_COOKIE, isHttps } from "@/lib/auth";
 
 /**
  * A refusal signs nobody in: a sign-in refused after its session was made (its guest's move, lib/accounts/hooks.ts)

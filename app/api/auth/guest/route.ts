@@ -1,5 +1,5 @@
+import { authCookie, isHttps, issueToken } from "@/lib/accounts/guest-token";
 import { errorResponse, json, refuseForeignOrigin } from "@/lib/api/handler";
-import { authCookie, isHttps, issueToken } from "@/lib/auth";
 import { createUser } from "@/lib/db/queries";
 
 export async function POST(request: Request) {

@@ -3,8 +3,7 @@ import { exportQuery } from "@/lib/api/schemas";
 import { attachment, textStream } from "@/lib/api/stream";
 import { chatMarkdown } from "@/lib/archive/markdown";
 import { archiveText } from "@/lib/archive/writer";
-import { chatRecords } from "@/lib/db/archive-export";
-import { getSession, listTasks } from "@/lib/db/queries";
+import { chatRecords, getSession, listTasks } from "@/lib/db/queries";
 
 /** One chat as a Retrace archive (its whole log) or as Markdown (its current view), downloaded. */
 export const GET = handler<{ id: string }>(async ({ request, userId, params }) => {

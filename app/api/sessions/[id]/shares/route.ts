@@ -1,6 +1,6 @@
 import { handler, ownOrigin, readInput } from "@/lib/api/handler";
 import { shareInput } from "@/lib/api/schemas";
-import { createShare, listShares } from "@/lib/db/shares";
+import { createShare, listShares } from "@/lib/db/queries";
 
 type Params = { id: string };
 

@@ -1,6 +1,6 @@
 import { handler } from "@/lib/api/handler";
 import { shareToken } from "@/lib/api/schemas";
-import { continueShared } from "@/lib/db/share-fork";
+import { continueShared } from "@/lib/db/queries";
 import { AppError, NotFoundError } from "@/lib/errors";
 
 /** "Continue from here": the shared version as a new chat of the signed-in caller's. */

@@ -1,8 +1,7 @@
 import { fileResponse } from "@/lib/api/files";
 import { errorResponse, parse } from "@/lib/api/handler";
 import { artifactVersion, shareToken } from "@/lib/api/schemas";
-import { readBlob } from "@/lib/db/queries";
-import { sharedFile } from "@/lib/db/shares";
+import { readBlob, sharedFile } from "@/lib/db/queries";
 import { NotFoundError } from "@/lib/errors";
 
 /**

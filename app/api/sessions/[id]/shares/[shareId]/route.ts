@@ -1,5 +1,5 @@
 import { handler } from "@/lib/api/handler";
-import { revokeShare } from "@/lib/db/shares";
+import { revokeShare } from "@/lib/db/queries";
 
 /** Revokes a share link: a 404 for everyone from now on. */
 export const DELETE = handler<{ id: string; shareId: string }>(async ({ userId, params }) => {
