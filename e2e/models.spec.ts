@@ -104,6 +104,8 @@ test.describe("models, versions side by side, tokens", () => {
     await expect(dialog.getByTestId("compare-side")).toHaveCount(2);
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
+    // Focus goes back to the compared turn, not to the page's body.
+    await expect(pager(page).getByRole("button", { name: "Version menu" })).toBeFocused();
 
     await page.getByRole("button", { name: "Map" }).click();
     await page.getByRole("dialog", { name: "Map" }).getByRole("button", { name: "Compare versions" }).click();

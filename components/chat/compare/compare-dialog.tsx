@@ -19,6 +19,15 @@ import { openingPair, type Piece, tookTime, versionsOf, wordDiff } from "./compa
 
 type Pair = [left: string, right: string];
 
+/**
+ * Where focus goes when the dialog closes: the compared turn's version menu in the chat, else the composer. Its
+ * openers (a menu item, the map's button) are gone by then, and Radix would drop focus to the page's body.
+ */
+function focusComparedTurn(invocationId: string) {
+  const pager = document.querySelector<HTMLElement>(`[data-versions~="${CSS.escape(invocationId)}"] [aria-label="Version menu"]`);
+  (pager ?? document.querySelector<HTMLElement>('textarea[aria-label="Message"]'))?.focus();
+}
+
 const PIECE_CLASS: Record<Piece["change"], string> = {
   same: "",
   removed: "rounded-sm bg-red-100 text-red-900 line-through decoration-red-700/60 dark:bg-red-950 dark:text-red-200",
@@ -164,7 +173,13 @@ export function CompareDialog({
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed inset-0 z-50 flex flex-col bg-white shadow-xl sm:inset-x-[max(1.5rem,calc(50vw-36rem))] sm:inset-y-6 sm:rounded-xl dark:bg-zinc-950">
+        <Dialog.Content
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            focusComparedTurn(invocationId);
+          }}
+          className="fixed inset-0 z-50 flex flex-col bg-white shadow-xl sm:inset-x-[max(1.5rem,calc(50vw-36rem))] sm:inset-y-6 sm:rounded-xl dark:bg-zinc-950"
+        >
           <SheetHeader title="Compare versions" />
           <Dialog.Description className="px-4 pt-3 text-xs text-zinc-500">
             Two versions of this turn side by side: words only one of them has are marked. Keep one to show it with its state and files; you

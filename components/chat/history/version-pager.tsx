@@ -58,6 +58,7 @@ export function VersionPager({
       ref={group}
       aria-label={`Version ${index} of ${invocationIds.length}`}
       data-testid="version-pager"
+      data-versions={invocationIds.join(" ")}
       className="m-0 flex min-w-0 items-center border-0 p-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400"
     >
       <button
