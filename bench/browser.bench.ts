@@ -56,34 +56,6 @@ async function rewindClick(page: Page) {
 }
 
 /**
- * From the click on the newest turn's "Previous version" (the fixture edited it) until the chat shows the original
- * message; then "Next version" back to the edit.
- */
-async function pagerClick(page: Page) {
-  const last = page.getByTestId("user-message").last();
-  const edited = (await last.locator(":scope > *").first().textContent()) as string;
-  await last.hover();
-  await page.evaluate((edit) => {
-    window.__bench = {};
-    document.addEventListener("click", () => (window.__bench.clickAt = performance.now()), { capture: true, once: true });
-    const tick = () => {
-      const text = [...document.querySelectorAll('[data-testid="user-message"]')].at(-1)?.firstElementChild?.textContent;
-      if (text && text !== edit) window.__bench.updatedAt = performance.now();
-      else requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  }, edited);
-  await last.getByRole("button", { name: "Previous version" }).click();
-  await page.waitForFunction(() => window.__bench.updatedAt !== undefined);
-  const took = await page.evaluate(() => (window.__bench.updatedAt as number) - (window.__bench.clickAt as number));
-  const shown = page.getByTestId("user-message").last();
-  await shown.hover();
-  await shown.getByRole("button", { name: "Next version" }).click();
-  await expect(page.getByTestId("user-message").last()).toContainText(edited);
-  return took;
-}
-
-/**
  * Scrolls up through `pages` older pages; the longest gap between two animation frames meanwhile. It starts
  * once the page has settled (hydration and link prefetches are page load, not scrolling), with the pointer
  * over the list rather than on a message, which Playwright would scroll into view.
@@ -148,28 +120,17 @@ test("chats of each size: time to a visible list, rewind click → updated list,
     }
     const visible: number[] = [];
     const rewind: number[] = [];
-    const pager: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       visible.push(await openChat(page, chatId));
       await expect(page.getByRole("textbox", { name: "Message" })).toBeEditable();
       rewind.push(await rewindClick(page));
-      pager.push(await pagerClick(page));
     }
     await openChat(page, chatId);
     const elements = await page.evaluate(() => document.querySelectorAll("*").length);
     const worstFrame = await scrollUp(page, 3);
     const map = await mapFigures(page, chatId, size);
     const [mapFirstOpen, mapOpen, mapClick] = [middle(map.first), middle(map.again), middle(map.click)];
-    results[size] = {
-      visible: middle(visible),
-      rewind: middle(rewind),
-      pager: middle(pager),
-      worstFrame,
-      elements,
-      mapFirstOpen,
-      mapOpen,
-      mapClick,
-    };
+    results[size] = { visible: middle(visible), rewind: middle(rewind), worstFrame, elements, mapFirstOpen, mapOpen, mapClick };
     console.log(`browser ${size}:`, results[size]);
   }
   writeFileSync(process.env.BENCH_OUT as string, JSON.stringify(MAP_ONLY ? samples : results));

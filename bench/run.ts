@@ -89,7 +89,6 @@ function browserBench(results: Results, base: string, token: string, built: Buil
   for (const [size, m] of Object.entries(measured)) {
     results.record("browser: chat visible", size, m.visible, "≤ 1000 ms, ≤ 1.3× 100");
     results.record("browser: rewind click → updated list", size, m.rewind, "≤ 300 ms");
-    results.record("browser: pager click → version shown", size, m.pager, "≤ 300 ms");
     results.record("browser: worst frame scrolling up 3 pages", size, m.worstFrame, "≤ 100 ms");
     results.record("browser: DOM elements", size, m.elements, "flat");
     results.record("browser: map's first opening in a page", size, m.mapFirstOpen, "≤ 300 ms at 1k");
