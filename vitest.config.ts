@@ -11,6 +11,7 @@ const BOTH_DIALECTS = [
   "tests/turns.test.ts",
   "tests/lib-agent-*.test.ts",
   "tests/lib-a2a-request-handler.test.ts",
+  "tests/lib-a2a-frames.test.ts",
   "tests/lib-a2a-v1.test.ts",
   "tests/lib-a2a-live.test.ts",
 ];

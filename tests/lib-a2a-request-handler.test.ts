@@ -78,17 +78,17 @@ describe("A2A v0.3 JSON-RPC", () => {
         yield { kind: "done" as const, task: final };
       }
       const seen = [];
-      for await (const response of streamTurn(updates())) seen.push(response.payload?.$case);
+      for await (const event of streamTurn(updates())) seen.push(event.kind);
       return seen;
     };
     const note: Message = { ...reply, parts: [{ kind: "text", text: "model endpoint unreachable" }] };
     expect(await kinds({ ...task, status: { state: "canceled" }, history: [user, reply] })).toEqual([
       "task",
-      "artifactUpdate",
-      "statusUpdate",
+      "artifact-update",
+      "status-update",
     ]);
-    expect(await kinds({ ...task, status: { state: "failed", message: note }, history: [user, note] })).toEqual(["task", "statusUpdate"]);
-    expect(await kinds({ ...task, status: { state: "canceled" } })).toEqual(["task", "statusUpdate"]);
+    expect(await kinds({ ...task, status: { state: "failed", message: note }, history: [user, note] })).toEqual(["task", "status-update"]);
+    expect(await kinds({ ...task, status: { state: "canceled" } })).toEqual(["task", "status-update"]);
   });
 
   it("a rewind control message without text answers one stored task holding the effective history", async () => {

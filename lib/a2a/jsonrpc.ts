@@ -14,6 +14,7 @@ import { authenticateRequest, errorResponse, ownOrigin, readBody } from "@/lib/a
 import { inRequestSpan, inSpan } from "@/lib/telemetry/trace";
 import { agentCard } from "./card";
 import { malformed, toA2AError } from "./errors";
+import { frameOf, type Reader, type TurnEvent } from "./frames";
 import { RetraceRequestHandler } from "./request-handler";
 import { withOrigin } from "./wire";
 
@@ -40,30 +41,35 @@ const METHODS = new Set<string | symbol>([
   "deleteTaskPushNotificationConfig",
 ]);
 
-async function* guarded<T>(results: AsyncGenerator<T>, origin: string): AsyncGenerator<T> {
-  try {
-    for await (const result of results) yield withOrigin(result, origin);
-  } catch (error) {
-    throw toA2AError(error);
-  }
-}
+/**
+ * What the handler runs for this route in place of a streaming method: its events are written as frames here
+ * (lib/a2a/frames.ts), not by the transport, whose wrapper translates each token's v1.0 event back for v0.3 callers.
+ */
+const STREAMS = new Map<string | symbol, "sendMessageEvents" | "resubscribeEvents">([
+  ["sendMessageStream", "sendMessageEvents"],
+  ["resubscribe", "resubscribeEvents"],
+]);
 
 /**
  * `handler`, noting when a method is called, with file parts' URLs absolute at `origin` (lib/a2a/wire.ts), and
  * with every error it raises an A2A error (an unexpected one logged and answered as "Internal error", never its
- * JavaScript text).
+ * JavaScript text). A streaming method's events are kept in `state.events`: the transport gets an empty stream,
+ * which it wraps and is never read (it converted the request's params, which is what it is called for).
  */
 function watched(handler: RetraceRequestHandler, origin: string) {
-  const state = { entered: false };
+  const state: { entered: boolean; events?: AsyncGenerator<TurnEvent> } = { entered: false };
   const proxy = new Proxy(handler, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== "function" || !METHODS.has(key)) return value;
+      const stream = STREAMS.get(key);
       return (...args: unknown[]) => {
         state.entered = true;
-        const result = value.apply(target, args);
-        if (Symbol.asyncIterator in Object(result)) return guarded(result, origin);
-        return Promise.resolve(result).then(
+        if (stream) {
+          state.events = (target[stream] as (...a: unknown[]) => AsyncGenerator<TurnEvent>)(...args);
+          return (async function* () {})();
+        }
+        return Promise.resolve(value.apply(target, args)).then(
           (value) => withOrigin(value, origin),
           (error) => Promise.reject(toA2AError(error)),
         );
@@ -79,50 +85,41 @@ const INTERNAL_ERROR = -32603;
 const envelope = (id: RpcId, mapError: ErrorMapper, error: unknown) => ({ jsonrpc: "2.0", id, error: mapError(error) });
 
 /**
- * Streams JSON-RPC results as server-sent events. As the SDK's own JSON-RPC server does, an error before
- * the first event is a plain JSON-RPC error (except for v0.3 `tasks/resubscribe`, which always streams)
- * and a later one a final `event: error`. A reader that goes away stops reading, never the turn.
+ * Streams a method's events as server-sent events, each frame as the SDK's transport writes it. As the SDK's own
+ * JSON-RPC server does, an error before the first event is a plain JSON-RPC error (except for v0.3
+ * `tasks/resubscribe`, which always streams) and a later one a final `event: error`. A reader that goes away
+ * stops reading, never the turn.
  */
-/**
- * A v0.3 frame as kagent reads it: the status update that pauses a turn for the user's decision (input-required)
- * ends its stream, so it says `final: true`; the SDK's translation says so only of the terminal states.
- */
-function pauseIsFinal(frame: unknown): unknown {
-  const result = (frame as { result?: { kind?: string; status?: { state?: string }; final?: boolean } } | null)?.result;
-  if (result?.kind === "status-update" && result.status?.state === "input-required") result.final = true;
-  return frame;
-}
-
-async function sse(
-  results: AsyncGenerator<unknown>,
-  id: RpcId,
-  mapError: ErrorMapper,
-  alwaysStream: boolean,
-  legacy = false,
-): Promise<Response> {
-  let first: IteratorResult<unknown> | undefined;
+async function sse(events: AsyncGenerator<TurnEvent>, reader: Reader, mapError: ErrorMapper, alwaysStream: boolean): Promise<Response> {
+  const failure = (error: unknown) => envelope(reader.id, mapError, toA2AError(error));
+  let first: IteratorResult<TurnEvent> | undefined;
   if (!alwaysStream) {
     try {
-      first = await results.next();
+      first = await events.next();
     } catch (error) {
-      return Response.json(envelope(id, mapError, error));
+      return Response.json(failure(error));
     }
   }
   const encoder = new TextEncoder();
+  // Set when the reader goes away: an event that was awaited then has nowhere to go.
+  let gone = false;
   const stream = new ReadableStream({
     async pull(controller) {
       try {
-        const next = first ?? (await results.next());
+        const next = first ?? (await events.next());
         first = undefined;
+        if (gone) return;
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(formatSSEEvent(legacy ? pauseIsFinal(next.value) : next.value)));
+        controller.enqueue(encoder.encode(formatSSEEvent(frameOf(next.value, reader))));
       } catch (error) {
-        controller.enqueue(encoder.encode(formatSSEErrorEvent(envelope(id, mapError, error))));
+        if (gone) return;
+        controller.enqueue(encoder.encode(formatSSEErrorEvent(failure(error))));
         controller.close();
       }
     },
     async cancel() {
-      await results.return(undefined);
+      gone = true;
+      await events.return(undefined);
     },
   });
   return new Response(stream, { headers: SSE_HEADERS });
@@ -161,8 +158,8 @@ async function serveJsonRpc(request: Request, body: string, userId: string, agen
     const { handler, state } = watched(new RetraceRequestHandler(agent, card), origin);
     const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
     const result = await transport.handle(rpc, context);
-    if (Symbol.asyncIterator in Object(result)) {
-      return sse(result as AsyncGenerator<unknown>, id, mapError, legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE, legacy);
+    if (state.events && Symbol.asyncIterator in Object(result)) {
+      return sse(state.events, { id, legacy, origin }, mapError, legacy && method === LEGACY_METHOD_TASKS_RESUBSCRIBE);
     }
     const failed = result as { error?: { code?: number } };
     if (failed.error?.code === INTERNAL_ERROR && !state.entered) {

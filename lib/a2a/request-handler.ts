@@ -17,6 +17,7 @@ import type { Agent } from "@/lib/agent/types";
 import { getTask } from "@/lib/db/queries";
 import type { Task } from "@/lib/task/types";
 import { malformed, taskError, toA2AError } from "./errors";
+import type { TurnEvent } from "./frames";
 import { pageTasks } from "./paging";
 import { begin, streamTurn } from "./turns";
 import { toCoreTask, toStreamResponse } from "./wire";
@@ -83,8 +84,13 @@ export class RetraceRequestHandler implements A2ARequestHandler {
   }
 
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    for await (const event of this.sendMessageEvents(params, context)) yield toStreamResponse(event);
+  }
+
+  /** What `sendMessageStream` yields, in Retrace's v0.3 shapes: lib/a2a/jsonrpc.ts writes these in the caller's dialect. */
+  async *sendMessageEvents(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<TurnEvent> {
     const started = await begin(userOf(context), this.agent, params, this.origin);
-    if ("task" in started) yield toStreamResponse(started.task);
+    if ("task" in started) yield started.task;
     else yield* streamTurn(started.turn.updates);
   }
 
@@ -125,6 +131,11 @@ export class RetraceRequestHandler implements A2ARequestHandler {
 
   /** The rest of a running task, wherever it runs; just the stored task when it has ended. */
   async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    for await (const event of this.resubscribeEvents(params, context)) yield toStreamResponse(event);
+  }
+
+  /** What `resubscribe` yields, in Retrace's v0.3 shapes (as `sendMessageEvents`). */
+  async *resubscribeEvents(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<TurnEvent> {
     const id = params.id;
     if (typeof id !== "string" || !id.trim()) throw malformed("A task id is required");
     let updates: AsyncIterable<TurnUpdate> | null;
@@ -134,7 +145,7 @@ export class RetraceRequestHandler implements A2ARequestHandler {
       throw taskError(id, error);
     }
     if (updates) yield* streamTurn(updates);
-    else yield toStreamResponse(await this.load(id, context));
+    else yield await this.load(id, context);
   }
 
   async createTaskPushNotificationConfig(): Promise<never> {

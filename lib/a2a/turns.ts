@@ -1,5 +1,5 @@
 import "server-only";
-import type { SendMessageRequest, StreamResponse } from "@a2a-js/sdk";
+import type { SendMessageRequest } from "@a2a-js/sdk";
 import { Role } from "@a2a-js/sdk";
 import { A2AError } from "@a2a-js/sdk/errors";
 import { z } from "zod";
@@ -13,7 +13,8 @@ import type { Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@/lib
 import { decisionOf } from "./decision";
 import { malformed, taskError, toA2AError } from "./errors";
 import { type SentFiles, sentFiles } from "./files";
-import { coreMessageText, toStreamResponse } from "./wire";
+import type { TurnEvent } from "./frames";
+import { coreMessageText } from "./wire";
 
 const controlMetadata = z.looseObject({
   kagent_rewind_before_invocation_id: z.string().min(1).optional(),
@@ -141,19 +142,20 @@ function closingArtifact(task: Task): TaskArtifactUpdateEvent | null {
 }
 
 /**
- * A turn's updates as A2A stream events: the task, then a working status update per streamed chunk
- * (`metadata.adk_partial`) and per stored message, the closing artifact, then the final status update.
+ * A turn's updates as A2A stream events, in Retrace's v0.3 shapes (lib/a2a/frames.ts writes them in the reader's
+ * dialect): the task, then a working status update per streamed chunk (`metadata.adk_partial`) and per stored
+ * message, the closing artifact, then the final status update.
  */
-export async function* streamTurn(updates: AsyncIterable<TurnUpdate>): AsyncGenerator<StreamResponse> {
+export async function* streamTurn(updates: AsyncIterable<TurnUpdate>): AsyncGenerator<TurnEvent> {
   let task: Task | undefined;
   for await (const update of updates) {
     if (update.kind === "task") {
       task = update.task;
-      yield toStreamResponse(task);
+      yield task;
     } else if (task) {
       const closing = update.kind === "done" && closingArtifact(update.task);
-      if (closing) yield toStreamResponse(closing);
-      yield toStreamResponse(statusUpdate(task, update));
+      if (closing) yield closing;
+      yield statusUpdate(task, update);
       if (update.kind === "done") return;
     }
   }
