@@ -113,6 +113,9 @@ function percentile(values: number[], p: number) {
 
 async function run() {
   const tokens = await Promise.all(Array.from({ length: job.users }, () => guestToken(job.bases[0])));
+  // Signed up: the parent starts counting the server's CPU now (turns, not sign-ups), then says go (or just closes stdin).
+  console.log(JSON.stringify({ ready: true }));
+  await new Promise((resolve) => process.stdin.once("data", resolve).once("end", resolve));
   const firstTokens: number[] = [];
   const distortion: number[] = [];
   const errors: string[] = [];

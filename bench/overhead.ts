@@ -71,9 +71,17 @@ function lastLine(child: ChildProcess): Promise<unknown> {
   );
 }
 
-function load(bases: string[], job: LoadJob): Promise<LoadFigures> {
+/** Runs a load job; `ready` is called once its users have signed up, before their first turn. */
+function load(bases: string[], job: LoadJob, ready?: () => void): Promise<LoadFigures> {
   const child = node("bench/overhead-load.ts", [JSON.stringify({ ...job, bases })]);
-  child.stdin?.end();
+  if (!ready) child.stdin?.end();
+  else
+    child.stdout?.on("data", function onData(chunk) {
+      if (!String(chunk).includes('{"ready":true}')) return;
+      child.stdout?.off("data", onData);
+      ready();
+      child.stdin?.end("go\n");
+    });
   return lastLine(child) as Promise<LoadFigures>;
 }
 
@@ -148,9 +156,10 @@ async function startTarget(name: string, postgres: TestPostgres | null): Promise
 /** A load job's figures with the CPU the target used meanwhile, per turn (app and database). */
 async function measured(target: Target, job: LoadJob) {
   const loadBefore = loadAverage();
-  const app = cpuMs(target.app);
-  const database = cpuMs(target.database);
-  const figures = await load(target.bases, job);
+  let [app, database] = [0, 0];
+  const figures = await load(target.bases, job, () => {
+    [app, database] = [cpuMs(target.app), cpuMs(target.database)];
+  });
   const turns = figures.turns || 1;
   return {
     ...figures,
