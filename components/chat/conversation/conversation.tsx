@@ -192,6 +192,26 @@ export function Conversation({
     return () => clearTimeout(timer);
   }, [outlined]);
 
+  // A toast added after the hit was brought into view (sonner can add it later than a task on a busy machine):
+  // while the hit is outlined, the room above it grows to the toasts' reach and it moves below them.
+  const [regrown, setRegrown] = useState<number | null>(null);
+  useEffect(() => {
+    if (!outlined) return;
+    const observer = new MutationObserver(() => {
+      const below = belowToasts(scroller.current as HTMLElement);
+      if (below <= clearance) return;
+      setRegrown(items.findIndex((item) => item.key === outlined));
+      setClearance(below);
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [outlined, clearance, items]);
+  useEffect(() => {
+    if (regrown === null) return;
+    if (regrown >= 0) virtualizer.scrollToIndex(regrown, { align: "start" });
+    setRegrown(null);
+  }, [regrown, virtualizer]);
+
   const rowClass = "mx-auto w-full max-w-3xl px-4 pb-4";
 
   return (
