@@ -218,9 +218,9 @@ test.describe("the map on a phone", () => {
       ]).toEqual([true, true, true, true]);
       expect(await shownTextSize(node)).toBeGreaterThanOrEqual(11);
     }
-    // The toast waits at the foot of the map: not over its title, Close, the branch or the selected version.
+    // The toast waits at the foot of the map: not over its title, Close, the branch or the selected version
+    // (where it settles: it slides there from the top as the map opens).
     await expect(toast).toBeVisible();
-    const toastBox = (await toast.boundingBox())!;
     for (const part of [
       map(page).getByRole("heading", { name: "Map" }),
       map(page).getByRole("button", { name: "Close" }),
@@ -228,7 +228,7 @@ test.describe("the map on a phone", () => {
       turn(page, "set color to blue"),
       map(page).getByRole("region", { name: "Selected version" }),
     ]) {
-      expect(overlaps(toastBox, (await part.boundingBox())!)).toBe(false);
+      await expect.poll(async () => overlaps((await toast.boundingBox())!, (await part.boundingBox())!)).toBe(false);
     }
     await page.screenshot({ path: test.info().outputPath("map-phone.png") });
 
