@@ -42,3 +42,10 @@ export function belowToasts(scroller: HTMLElement): number {
   }
   return bottom === 0 ? 0 : Math.max(0, Math.ceil(bottom - scroller.getBoundingClientRect().top) + 12);
 }
+
+/** Calls `changed` as toasts come, go or change, until the returned function is called: sonner's region only, not the page. */
+export function watchToasts(changed: () => void): () => void {
+  const observer = new MutationObserver(changed);
+  observer.observe(document.querySelector('section[aria-label^="Notifications"]') ?? document.body, { childList: true, subtree: true });
+  return () => observer.disconnect();
+}

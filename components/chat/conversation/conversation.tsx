@@ -7,7 +7,7 @@ import { invocationIdOf } from "@/lib/task/metadata";
 import type { Task } from "@/lib/task/types";
 import { Button } from "../../ui/button";
 import { cn } from "../../ui/cn";
-import { belowToasts } from "../../ui/toast-place";
+import { belowToasts, watchToasts } from "../../ui/toast-place";
 import { useHydrated } from "../../ui/use-hydrated";
 import { RewindDivider } from "../rewind/rewind-divider";
 import { type TurnRow, turnRows } from "../turn/turn-rows";
@@ -197,14 +197,12 @@ export function Conversation({
   const [regrown, setRegrown] = useState<number | null>(null);
   useEffect(() => {
     if (!outlined) return;
-    const observer = new MutationObserver(() => {
+    return watchToasts(() => {
       const below = belowToasts(scroller.current as HTMLElement);
       if (below <= clearance) return;
       setRegrown(items.findIndex((item) => item.key === outlined));
       setClearance(below);
     });
-    observer.observe(document.body, { childList: true, subtree: true });
-    return () => observer.disconnect();
   }, [outlined, clearance, items]);
   useEffect(() => {
     if (regrown === null) return;
